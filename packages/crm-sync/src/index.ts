@@ -1,0 +1,7 @@
+export {
+  computePipelineStage,
+  type OpportunityFacts,
+  type PipelineStage,
+  type PipelineStageInput,
+  type PipelineStageResult,
+} from './pipeline-stage.js';

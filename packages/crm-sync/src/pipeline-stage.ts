@@ -1,0 +1,48 @@
+/**
+ * Pipeline Stage of an account (spec section 3): a function of the current CRM data,
+ * evaluated in priority order; the first matching row applies.
+ */
+
+export type PipelineStage = 'Customer' | 'Opportunity' | 'Lost Opportunity' | 'Prospect';
+
+export interface OpportunityFacts {
+  readonly isClosed: boolean;
+  readonly isWon: boolean;
+}
+
+export interface PipelineStageInput {
+  /** The Account's `Type` picklist value, if any. */
+  readonly accountType?: string | null | undefined;
+  readonly opportunities: readonly OpportunityFacts[];
+}
+
+export interface PipelineStageResult {
+  readonly stage: PipelineStage;
+  /** The row of the priority table that decided the stage, in words. */
+  readonly reason: string;
+}
+
+export function computePipelineStage(input: PipelineStageInput): PipelineStageResult {
+  const { accountType, opportunities } = input;
+  if (accountType === 'Customer') {
+    return { stage: 'Customer', reason: "account type is 'Customer'" };
+  }
+  const won = opportunities.filter((o) => o.isWon).length;
+  if (won > 0) {
+    return { stage: 'Customer', reason: `${won} of ${opportunities.length} opportunities won` };
+  }
+  const open = opportunities.filter((o) => !o.isClosed).length;
+  if (open > 0) {
+    return {
+      stage: 'Opportunity',
+      reason: `${open} of ${opportunities.length} opportunities open`,
+    };
+  }
+  if (opportunities.length > 0) {
+    return {
+      stage: 'Lost Opportunity',
+      reason: `all ${opportunities.length} opportunities closed, none won`,
+    };
+  }
+  return { stage: 'Prospect', reason: 'account exists, no opportunities' };
+}

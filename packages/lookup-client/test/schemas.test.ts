@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { schemas } from '../src/index.js';
+
+const company = {
+  domain: 'acme.com',
+  name: 'Acme',
+  industry: 'Software',
+  service_sessions: 3,
+  service_visitors: 2,
+  service_first_seen: '2026-01-02T03:04:05.000Z',
+  service_last_seen: '2026-01-03T03:04:05.000Z',
+  service_purchase_intent: 'high',
+};
+const contact = {
+  email: 'ada@acme.com',
+  name: 'Ada',
+  title: null,
+  service_sessions: 2,
+  service_first_seen: '2026-01-02T03:04:05.000Z',
+  service_last_seen: '2026-01-03T03:04:05.000Z',
+};
+
+describe('lookup response schema', () => {
+  it('accepts a response and keeps fields it does not know', () => {
+    const parsed = schemas.lookupResponseSchema.parse({
+      company: { ...company, employees: 40 },
+      contacts: [contact],
+    });
+    expect(parsed.company).toMatchObject({ employees: 40 });
+  });
+
+  it('rejects a response missing a required field', () => {
+    const { service_visitors: _dropped, ...withoutVisitors } = company;
+    const result = schemas.lookupResponseSchema.safeParse({
+      company: withoutVisitors,
+      contacts: [],
+    });
+    expect(result.success).toBe(false);
+  });
+
+  it('requires both activity arrays when activity was asked for', () => {
+    const result = schemas.lookupResponseWithActivitySchema.safeParse({
+      company,
+      contacts: [{ ...contact, site_activity: [] }],
+    });
+    expect(result.success).toBe(false);
+  });
+
+  it('rejects an intent outside the four levels and a non-UTC timestamp', () => {
+    expect(
+      schemas.companySchema.safeParse({ ...company, service_purchase_intent: 'extreme' }).success,
+    ).toBe(false);
+    expect(
+      schemas.companySchema.safeParse({ ...company, service_first_seen: '2026-01-02' }).success,
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,1 @@
+export { normalizeDomain, normalizeEmail } from './normalize.js';

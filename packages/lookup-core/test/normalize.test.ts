@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeDomain, normalizeEmail } from '../src/index.js';
+
+describe('normalizeDomain', () => {
+  it.each([
+    ['https://www.Acme.com/x', 'acme.com'],
+    ['ACME.com', 'acme.com'],
+    ['http://acme.com:8080/path?q=1', 'acme.com'],
+    ['www.eu.acme.com.', 'eu.acme.com'],
+    ['  acme.com  ', 'acme.com'],
+  ])('%s -> %s', (input, expected) => {
+    expect(normalizeDomain(input)).toBe(expected);
+  });
+
+  it('returns null when no host is left', () => {
+    expect(normalizeDomain('https://')).toBeNull();
+    expect(normalizeDomain('   ')).toBeNull();
+  });
+});
+
+describe('normalizeEmail', () => {
+  it('lower-cases and trims', () => {
+    expect(normalizeEmail(' Ada.Lovelace+ads@Acme.COM ')).toBe('ada.lovelace+ads@acme.com');
+  });
+  it('rejects strings that are not addresses', () => {
+    expect(normalizeEmail('acme.com')).toBeNull();
+    expect(normalizeEmail('@acme.com')).toBeNull();
+    expect(normalizeEmail('ada@')).toBeNull();
+  });
+});
