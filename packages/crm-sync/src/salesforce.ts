@@ -1,0 +1,2 @@
+// Placeholder, replaced by the Salesforce entry point (connection, field setup, reads, writes).
+export const entry = 'salesforce';

@@ -1,0 +1,2 @@
+// Placeholder, replaced by the node:http adapter (toNodeListener).
+export const adapter = 'node';
