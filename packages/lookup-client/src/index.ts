@@ -1,3 +1,26 @@
+export {
+  LookupClient,
+  type LookupClientOptions,
+  type LookupQuery,
+  type LookupRequestOptions,
+} from './client.js';
+export {
+  type Answer,
+  ConfigurationError,
+  ConnectionError,
+  InvalidInputError,
+  type KeyTransport,
+  LookupApiError,
+  LookupError,
+  type LookupErrorCode,
+  NotFoundError,
+  RateLimitError,
+  ResponseValidationError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+} from './errors.js';
+export type { FetchFunction } from './http.js';
 export type {
   Company,
   Contact,
@@ -10,3 +33,4 @@ export type {
   SiteSession,
 } from './schemas.js';
 export * as schemas from './schemas.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,173 @@
+/**
+ * Every failure of the client is a `LookupError`. Branch with `instanceof`, or on `code` (and
+ * `name`), which keep working where two copies of the package meet and `instanceof` cannot.
+ *
+ * Errors never hold the request (its headers or body carry the secret key), only the answer.
+ */
+import type { core } from 'zod/mini';
+import { errorBodySchema } from './schemas.js';
+
+export type LookupErrorCode =
+  | 'configuration_error'
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'not_found'
+  | 'rate_limited'
+  | 'server_error'
+  | 'api_error'
+  | 'connection_error'
+  | 'timeout'
+  | 'response_validation_error';
+
+/** How the secret key travels: `Authorization: Bearer`, `x-service-secret-key`, or the body. */
+export type KeyTransport = 'bearer' | 'header' | 'body';
+
+/** An HTTP answer as the errors keep it: status, headers and the body parsed as far as it goes. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  /** JSON when the body parses as JSON, else the text; `undefined` when empty. */
+  readonly body: unknown;
+}
+
+export class LookupError extends Error {
+  override readonly name: string = 'LookupError';
+  readonly code: LookupErrorCode;
+  /** HTTP status of the answer; `undefined` when there was none. */
+  readonly status: number | undefined;
+  /** The parsed answer body (`{ error: string }` from the lookup itself). */
+  readonly body: unknown;
+  readonly headers: Headers | undefined;
+  /** The `x-request-id` response header, when the server sent one. */
+  readonly requestId: string | undefined;
+
+  constructor(message: string, code: LookupErrorCode, answer?: Answer, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    this.status = answer?.status;
+    this.body = answer?.body;
+    this.headers = answer?.headers;
+    this.requestId = answer?.headers.get('x-request-id') ?? undefined;
+  }
+}
+
+/** The options given to `new LookupClient()` cannot work (thrown before any request). */
+export class ConfigurationError extends LookupError {
+  override readonly name: string = 'ConfigurationError';
+  constructor(message: string) {
+    super(message, 'configuration_error');
+  }
+}
+
+/**
+ * The server answered with an error status. Common statuses have their own subclass; any other
+ * status is a `LookupApiError` with code `api_error`.
+ */
+export class LookupApiError extends LookupError {
+  override readonly name: string = 'LookupApiError';
+  declare readonly status: number;
+  declare readonly headers: Headers;
+  constructor(answer: Answer, code: LookupErrorCode = 'api_error', detail = '') {
+    super(`Lookup failed: ${answer.status} ${describe(answer.body)}${detail}`, code, answer);
+  }
+}
+
+/** 400: the lookup needs an `email` or a `domain`. */
+export class InvalidInputError extends LookupApiError {
+  override readonly name: string = 'InvalidInputError';
+  constructor(answer: Answer) {
+    super(answer, 'invalid_input');
+  }
+}
+
+/** 401: the key was refused by every transport tried (named in `transportsTried`). */
+export class UnauthorizedError extends LookupApiError {
+  override readonly name: string = 'UnauthorizedError';
+  readonly transportsTried: readonly KeyTransport[];
+  constructor(answer: Answer, transportsTried: readonly KeyTransport[]) {
+    super(answer, 'unauthorized', ` (secret key sent by: ${transportsTried.join(', ')})`);
+    this.transportsTried = transportsTried;
+  }
+}
+
+/** 404: the service has not observed this email or domain (the lookup is not enrichment). */
+export class NotFoundError extends LookupApiError {
+  override readonly name: string = 'NotFoundError';
+  constructor(answer: Answer) {
+    super(answer, 'not_found');
+  }
+}
+
+/** 429, after the retries allowed by `maxRetries`. `headers` holds `Retry-After`, if sent. */
+export class RateLimitError extends LookupApiError {
+  override readonly name: string = 'RateLimitError';
+  constructor(answer: Answer) {
+    super(answer, 'rate_limited');
+  }
+}
+
+/** 5xx, after the retries allowed by `maxRetries`. */
+export class ServerError extends LookupApiError {
+  override readonly name: string = 'ServerError';
+  constructor(answer: Answer) {
+    super(answer, 'server_error');
+  }
+}
+
+/** No answer: the connection failed (after retries). `cause` holds the runtime's error. */
+export class ConnectionError extends LookupError {
+  override readonly name: string = 'ConnectionError';
+  constructor(message: string, options?: ErrorOptions, code: LookupErrorCode = 'connection_error') {
+    super(message, code, undefined, options);
+  }
+}
+
+/** No answer within `timeout` ms, on every attempt allowed by `maxRetries`. */
+export class TimeoutError extends ConnectionError {
+  override readonly name: string = 'TimeoutError';
+  constructor(message: string) {
+    super(message, undefined, 'timeout');
+  }
+}
+
+/** The answer was a success but not the documented shape; no half-parsed data is returned. */
+export class ResponseValidationError extends LookupError {
+  override readonly name: string = 'ResponseValidationError';
+  declare readonly status: number;
+  declare readonly headers: Headers;
+  readonly issues: readonly core.$ZodIssue[];
+  constructor(answer: Answer, issues: readonly core.$ZodIssue[]) {
+    const shown = issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const more = issues.length > shown.length ? ` (and ${issues.length - shown.length} more)` : '';
+    super(
+      `Lookup response does not match the schema: ${shown.join('; ')}${more}`,
+      'response_validation_error',
+      answer,
+    );
+    this.issues = issues;
+  }
+}
+
+/** The error for an error answer that ends the call (401 is the client's: it knows the transports). */
+export function errorFromAnswer(answer: Answer): LookupApiError {
+  const { status } = answer;
+  if (status === 400) return new InvalidInputError(answer);
+  if (status === 404) return new NotFoundError(answer);
+  if (status === 429) return new RateLimitError(answer);
+  if (status >= 500) return new ServerError(answer);
+  return new LookupApiError(answer);
+}
+
+/** The server's own words for the message, with anything shaped like a secret key blanked out
+ * (gateways have been known to echo the credential they refused). */
+function describe(body: unknown): string {
+  const parsed = errorBodySchema.safeParse(body);
+  const text = parsed.success
+    ? parsed.data.error
+    : typeof body === 'string'
+      ? body.slice(0, 200)
+      : '';
+  return (text || 'error').replace(/sk_live_[^\s"',;]*/g, 'sk_live_[redacted]');
+}
