@@ -1,3 +1,77 @@
+export type {
+  ActivityAggregate,
+  CompanyAggregate,
+  ContactAggregate,
+  LinkedInTotals,
+  ObservedCompany,
+  PurchaseIntent,
+  SessionSource,
+} from './aggregates.js';
+export {
+  type CatalogueField,
+  type CustomFieldSpec,
+  type CustomFieldType,
+  customFields,
+  customFieldsOf,
+  type FieldMetadata,
+  type FieldSource,
+  fieldCatalogue,
+  fieldSources,
+  intentLabels,
+  type StandardField,
+  type SyncTrigger,
+  standardFields,
+  syncTriggers,
+  trafficSources,
+} from './catalogue.js';
+export { chunk } from './chunk.js';
+export {
+  COMPOSITE_BATCH_LIMIT,
+  type CompositeRecord,
+  type CompositeRequestError,
+  type CompositeSaveResult,
+  type CompositeUpdateBody,
+  collectCompositeResults,
+  type RecordError,
+  type RecordOutcome,
+  type RecordUpdate,
+  toCompositeUpdates,
+} from './composite.js';
+export { type DomainResult, normalizeDomain, normalizeEmail, parseDomain } from './domain.js';
+export { CrmSyncError, type CrmSyncErrorCode } from './errors.js';
+export { defineFieldMappings, type FieldMapping } from './field-mappings.js';
+export {
+  type CrmFacts,
+  type FieldValueOptions,
+  type SyncSubject,
+  toFieldValues,
+  type WriteOperation,
+} from './field-values.js';
+export { isFreeMailDomain } from './free-mail.js';
+export {
+  buildProfileFieldPermissionsRequest,
+  buildUpsertCustomFieldRequests,
+  DEFAULT_API_VERSION,
+  METADATA_BATCH_LIMIT,
+  type MetadataRequest,
+  type MetadataRequestOptions,
+} from './metadata-requests.js';
+export {
+  type MetadataError,
+  type MetadataResponse,
+  type MetadataResult,
+  parseMetadataResults,
+  type SoapFault,
+} from './metadata-results.js';
+export type { CustomFieldDefinition } from './metadata-xml.js';
+export {
+  type CrmObject,
+  crmObjects,
+  type FieldValue,
+  type FieldValues,
+  isCrmObject,
+  type QueryObject,
+} from './objects.js';
 export {
   computePipelineStage,
   type OpportunityFacts,
@@ -5,3 +79,41 @@ export {
   type PipelineStageInput,
   type PipelineStageResult,
 } from './pipeline-stage.js';
+export { planSync } from './plan.js';
+export {
+  type CreateStep,
+  type CrmAccount,
+  type CrmContact,
+  type CrmLead,
+  type CrmOpportunity,
+  type CrmSnapshot,
+  type DuplicateCheck,
+  defaultExportSettings,
+  type ExportSettings,
+  type FeedPostStep,
+  type Motion,
+  type MotionAction,
+  type MotionConditions,
+  motionActions,
+  type PlanStep,
+  type PlanSyncInput,
+  type SkipCode,
+  type SkipStep,
+  type SubjectRef,
+  type SyncFacts,
+  type SyncPlan,
+  type UpdateStep,
+} from './plan-types.js';
+export {
+  accountOwnerFields,
+  baselineFields,
+  buildQuery,
+  escapeSoqlString,
+  type QueryOptions,
+  SOQL_MAX_LENGTH,
+  type SoqlCondition,
+  type SoqlOperator,
+  type SoqlValue,
+} from './soql.js';
+export { type SourceFile, type SourceFormatOptions, toSourceFormat } from './source-format.js';
+export { classifyTrafficSource, type TrafficSource } from './traffic-source.js';

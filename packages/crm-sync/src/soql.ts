@@ -1,0 +1,204 @@
+/**
+ * SOQL for the records the service reads (spec section 2.6): baseline fields, unreadable fields
+ * removed, string literals escaped, and long `IN (...)` lists split across queries.
+ */
+import { CrmSyncError } from './errors.js';
+import type { QueryObject } from './objects.js';
+
+/**
+ * Salesforce's default maximum length of a SOQL statement, in characters. A GET query also
+ * travels in the URL: callers that hit a URI length limit pass a smaller `maxLength`.
+ */
+export const SOQL_MAX_LENGTH = 100_000;
+
+/**
+ * Baseline fields per object (section 2.6), plus what the planner needs and the section omits:
+ * Account `Type` (Pipeline Stage row 1) and the Lead conversion fields (a converted Lead cannot
+ * be updated; its data goes to the Contact it became).
+ */
+export const baselineFields: Readonly<Record<QueryObject, readonly string[]>> = {
+  Account: ['Id', 'Name', 'LastModifiedDate', 'Website', 'Type'],
+  Contact: [
+    'AccountId',
+    'Id',
+    'Name',
+    'Title',
+    'Email',
+    'OwnerId',
+    'Owner.Name',
+    'CreatedDate',
+    'LastActivityDate',
+    'LastModifiedDate',
+    'MailingCity',
+    'MailingState',
+    'MailingCountry',
+  ],
+  Lead: [
+    'Id',
+    'Name',
+    'Title',
+    'Email',
+    'OwnerId',
+    'Owner.Name',
+    'Status',
+    'CreatedDate',
+    'LastActivityDate',
+    'LastModifiedDate',
+    'City',
+    'State',
+    'Country',
+    'IsConverted',
+    'ConvertedContactId',
+    'ConvertedAccountId',
+  ],
+  Opportunity: ['Id', 'CloseDate', 'Type', 'IsClosed', 'IsWon', 'LastModifiedDate', 'AccountId'],
+};
+/** Read for Accounts only when owner sync is on. */
+export const accountOwnerFields: readonly string[] = ['OwnerId', 'Owner.Email', 'Owner.Name'];
+
+export type SoqlValue = string | number | boolean | null;
+export type SoqlOperator = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'LIKE';
+/** One condition; the conditions of a query are joined with AND. */
+export type SoqlCondition =
+  | { readonly field: string; readonly op?: SoqlOperator; readonly value: SoqlValue }
+  | { readonly field: string; readonly in: readonly SoqlValue[] };
+
+export interface QueryOptions {
+  /** Read the Account owner (OwnerId, Owner.Email, Owner.Name). Default false. */
+  readonly ownerSync?: boolean;
+  /** Fields the org does not let the integration user read: removed from the SELECT (case-insensitive). */
+  readonly unreadable?: readonly string[];
+  /** Extra fields to read (e.g. the Service fields, to compare before writing). */
+  readonly fields?: readonly string[];
+  readonly where?: readonly SoqlCondition[];
+  readonly limit?: number;
+  /** Longest query to produce; default `SOQL_MAX_LENGTH`. */
+  readonly maxLength?: number;
+}
+
+const FIELD_PATH = /^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*$/;
+const ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  "'": "\\'",
+  '"': '\\"',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
+
+/** A SOQL string literal, quotes included, escaped per Salesforce's documented escape sequences. */
+export function escapeSoqlString(value: string): string {
+  return `'${value.replace(/[\\'"\n\r\t\b\f]/g, (c) => ESCAPES[c] ?? c)}'`;
+}
+
+function literal(value: SoqlValue): string {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value))
+      throw new CrmSyncError('invalid_input', `Not a SOQL number: ${value}`);
+    return String(value);
+  }
+  return escapeSoqlString(value);
+}
+
+function fieldName(name: string): string {
+  if (!FIELD_PATH.test(name))
+    throw new CrmSyncError('invalid_input', `Not a field name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+function condition(c: SoqlCondition, values?: readonly SoqlValue[]): string {
+  if ('in' in c) return `${fieldName(c.field)} IN (${(values ?? c.in).map(literal).join(', ')})`;
+  return `${fieldName(c.field)} ${c.op ?? '='} ${literal(c.value)}`;
+}
+
+/**
+ * The SOQL to read `object`: one query, or several when an `IN` list is too long for one (the
+ * longest `IN` list is split; the results of all queries together are the answer). An `IN` list
+ * with no values matches nothing: no query is returned. `Id` is always read.
+ * Throws `CrmSyncError` (`invalid_input` for a bad field name or value, `query_too_long` when even
+ * one value per query does not fit).
+ */
+export function buildQuery(object: QueryObject, options: QueryOptions = {}): string[] {
+  const {
+    ownerSync = false,
+    unreadable = [],
+    fields = [],
+    where = [],
+    limit,
+    maxLength = SOQL_MAX_LENGTH,
+  } = options;
+  const baseline = baselineFields[object];
+  if (baseline === undefined)
+    throw new CrmSyncError('invalid_input', `Cannot query ${JSON.stringify(object)}`);
+  const hidden = new Set(unreadable.map((f) => f.toLowerCase()));
+  hidden.delete('id');
+  const selected = new Map<string, string>();
+  for (const name of [
+    ...baseline,
+    ...(object === 'Account' && ownerSync ? accountOwnerFields : []),
+    ...fields,
+  ]) {
+    const key = fieldName(name).toLowerCase();
+    if (!hidden.has(key) && !selected.has(key)) selected.set(key, name);
+  }
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+    throw new CrmSyncError('invalid_input', `limit must be a positive integer, got ${limit}`);
+  }
+  const lists = where.filter((c) => 'in' in c);
+  if (lists.some((c) => c.in.length === 0)) return [];
+  const split = lists.reduce<(typeof lists)[number] | undefined>(
+    (longest, c) => (longest === undefined || c.in.length > longest.in.length ? c : longest),
+    undefined,
+  );
+  const compose = (values?: readonly SoqlValue[]) => {
+    const clauses = where.map((c) => condition(c, c === split ? values : undefined));
+    return [
+      `SELECT ${[...selected.values()].join(', ')} FROM ${object}`,
+      clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '',
+      limit !== undefined ? ` LIMIT ${limit}` : '',
+    ].join('');
+  };
+  const whole = compose();
+  if (whole.length <= maxLength) return [whole];
+  if (split === undefined) {
+    throw new CrmSyncError(
+      'query_too_long',
+      `The query is ${whole.length} characters, over ${maxLength}`,
+    );
+  }
+  return splitIn(split.in, compose, maxLength);
+}
+
+/** Packs values greedily into queries no longer than `maxLength`, keeping their order. */
+function splitIn(
+  values: readonly SoqlValue[],
+  compose: (values: readonly SoqlValue[]) => string,
+  maxLength: number,
+): string[] {
+  const room = maxLength - compose([]).length;
+  const queries: string[] = [];
+  let batch: SoqlValue[] = [];
+  let used = 0;
+  for (const value of values) {
+    const size = literal(value).length + 2; // ", " between values
+    if (size - 2 > room) {
+      throw new CrmSyncError(
+        'query_too_long',
+        `One value does not fit a query of ${maxLength} characters`,
+      );
+    }
+    if (batch.length > 0 && used + size - 2 > room) {
+      queries.push(compose(batch));
+      batch = [];
+      used = 0;
+    }
+    used += batch.length === 0 ? size - 2 : size;
+    batch.push(value);
+  }
+  if (batch.length > 0) queries.push(compose(batch));
+  return queries;
+}
