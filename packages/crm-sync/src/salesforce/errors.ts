@@ -1,0 +1,103 @@
+/**
+ * Errors of the Salesforce entry. One base class with a `code` to branch on; subclasses for
+ * the cases a caller handles differently (auth, API limit, permissions). Messages never carry
+ * access or refresh tokens.
+ */
+
+export type SalesforceErrorCode =
+  /** The token endpoint refused a grant (`error` / `error_description` in `details`). */
+  | 'auth_failed'
+  /** The session could not be refreshed (no refresh token, or the refresh failed). */
+  | 'session_expired'
+  /** The org's API request limit is reached (`REQUEST_LIMIT_EXCEEDED`). */
+  | 'api_limit'
+  /** The connecting user lacks permissions (see `SalesforcePermissionError`). */
+  | 'insufficient_permissions'
+  /** A REST call failed: `status`, Salesforce's `errorCode` and the parsed body are attached. */
+  | 'request_failed'
+  /** A Metadata SOAP call failed with a fault. */
+  | 'soap_fault'
+  /** The org could not be reached (network error) after the retries. */
+  | 'network'
+  /** The caller passed options that cannot work. */
+  | 'invalid_options';
+
+export interface SalesforceErrorDetails {
+  /** HTTP status, when the error comes from a response. */
+  readonly status?: number;
+  /** Salesforce's `errorCode` (REST), `error` (OAuth) or fault code (SOAP). */
+  readonly errorCode?: string;
+  /** Field names Salesforce attached to the error. */
+  readonly fields?: readonly string[];
+  /** `METHOD path` of the request, without the query string's values. */
+  readonly request?: string;
+  /** The parsed error body (REST errors array, OAuth error object, SOAP fault text). */
+  readonly body?: unknown;
+}
+
+export class SalesforceError extends Error {
+  override name = 'SalesforceError';
+  readonly code: SalesforceErrorCode;
+  readonly status: number | undefined;
+  readonly errorCode: string | undefined;
+  readonly fields: readonly string[];
+  readonly request: string | undefined;
+  readonly body: unknown;
+
+  constructor(
+    code: SalesforceErrorCode,
+    message: string,
+    details: SalesforceErrorDetails = {},
+    options?: { cause?: unknown },
+  ) {
+    super(redact(message), options);
+    this.code = code;
+    this.status = details.status;
+    this.errorCode = details.errorCode;
+    this.fields = details.fields ?? [];
+    this.request = details.request;
+    this.body = details.body;
+  }
+}
+
+/** The org's daily API request limit stops the work; `usage` is what the org last reported. */
+export class SalesforceApiLimitError extends SalesforceError {
+  override name = 'SalesforceApiLimitError';
+  readonly usage: ApiUsage | undefined;
+  constructor(message: string, usage: ApiUsage | undefined, details: SalesforceErrorDetails = {}) {
+    super('api_limit', message, details);
+    this.usage = usage;
+  }
+}
+
+/** Permissions the connecting user lacks, with the remedy in plain words. */
+export class SalesforcePermissionError extends SalesforceError {
+  override name = 'SalesforcePermissionError';
+  readonly missing: readonly string[];
+  readonly remedy: string;
+  constructor(missing: readonly string[], remedy: string) {
+    super('insufficient_permissions', `Missing permission(s): ${missing.join(', ')}. ${remedy}`);
+    this.missing = missing;
+    this.remedy = remedy;
+  }
+}
+
+export interface ApiUsage {
+  /** API requests used in the org's rolling 24-hour window. */
+  readonly used: number;
+  /** The org's daily allocation. */
+  readonly max: number;
+}
+
+// Access tokens look like `00D...!AQ...`, refresh tokens `5Aep...`; bearer values anywhere.
+const SECRET_PATTERNS = [
+  /00D[a-zA-Z0-9]{12,15}![\w.-]+/g,
+  /5Aep[\w.-]{20,}/g,
+  /Bearer\s+[\w.!-]+/gi,
+  /<sessionId>[^<]*<\/sessionId>/g,
+];
+
+/** Removes anything that looks like a Salesforce token from a text. */
+export function redact(text: string): string {
+  return SECRET_PATTERNS.reduce((out, pattern) => out.replace(pattern, '[redacted]'), text);
+}

@@ -1,0 +1,368 @@
+// The emulated org's data: objects, their fields as describe shows them, records, users,
+// profiles and permissions. Shapes follow Salesforce's REST documentation.
+
+export type FieldType =
+  | 'id'
+  | 'string'
+  | 'textarea'
+  | 'url'
+  | 'email'
+  | 'phone'
+  | 'picklist'
+  | 'reference'
+  | 'boolean'
+  | 'double'
+  | 'date'
+  | 'datetime';
+
+export interface FieldDescribe {
+  name: string;
+  label: string;
+  type: FieldType;
+  length: number;
+  precision: number;
+  scale: number;
+  custom: boolean;
+  nillable: boolean;
+  createable: boolean;
+  updateable: boolean;
+  extraTypeInfo: string | null;
+}
+
+export type SfRecord = Record<string, unknown> & { Id: string };
+
+interface Relationship {
+  idField: string;
+  target: string;
+}
+
+const KEY_PREFIX: Record<string, string> = {
+  Account: '001',
+  Contact: '003',
+  Lead: '00Q',
+  Opportunity: '006',
+  User: '005',
+  Profile: '00e',
+  PermissionSet: '0PS',
+  PermissionSetAssignment: '0Pa',
+  FieldPermissions: '01k',
+  FeedItem: '0D5',
+};
+
+const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
+  Account: [
+    ['Id', 'id'],
+    ['Name', 'string'],
+    ['Website', 'url'],
+    ['Type', 'picklist'],
+    ['OwnerId', 'reference'],
+    ['CreatedDate', 'datetime'],
+    ['LastModifiedDate', 'datetime'],
+  ],
+  Contact: [
+    ['Id', 'id'],
+    ['AccountId', 'reference'],
+    ['Name', 'string'],
+    ['FirstName', 'string'],
+    ['LastName', 'string'],
+    ['Title', 'string'],
+    ['Email', 'email'],
+    ['OwnerId', 'reference'],
+    ['CreatedDate', 'datetime'],
+    ['LastActivityDate', 'date'],
+    ['LastModifiedDate', 'datetime'],
+    ['MailingCity', 'string'],
+    ['MailingState', 'string'],
+    ['MailingCountry', 'string'],
+  ],
+  Lead: [
+    ['Id', 'id'],
+    ['Name', 'string'],
+    ['FirstName', 'string'],
+    ['LastName', 'string'],
+    ['Company', 'string'],
+    ['Title', 'string'],
+    ['Email', 'email'],
+    ['Website', 'url'],
+    ['MobilePhone', 'phone'],
+    ['OwnerId', 'reference'],
+    ['Status', 'picklist'],
+    ['IsConverted', 'boolean'],
+    ['ConvertedContactId', 'reference'],
+    ['CreatedDate', 'datetime'],
+    ['LastActivityDate', 'date'],
+    ['LastModifiedDate', 'datetime'],
+    ['City', 'string'],
+    ['State', 'string'],
+    ['Country', 'string'],
+  ],
+  Opportunity: [
+    ['Id', 'id'],
+    ['Name', 'string'],
+    ['AccountId', 'reference'],
+    ['CloseDate', 'date'],
+    ['Type', 'picklist'],
+    ['StageName', 'picklist'],
+    ['IsClosed', 'boolean'],
+    ['IsWon', 'boolean'],
+    ['LastModifiedDate', 'datetime'],
+  ],
+  User: [
+    ['Id', 'id'],
+    ['Name', 'string'],
+    ['Email', 'email'],
+    ['Username', 'string'],
+    ['ProfileId', 'reference'],
+  ],
+  Profile: [
+    ['Id', 'id'],
+    ['Name', 'string'],
+    ['FullName', 'string'],
+  ],
+  PermissionSet: [
+    ['Id', 'id'],
+    ['Name', 'string'],
+    ['IsOwnedByProfile', 'boolean'],
+    ['ProfileId', 'reference'],
+    ['PermissionsModifyAllData', 'boolean'],
+    ['PermissionsCustomizeApplication', 'boolean'],
+    ['PermissionsManageProfilesPermissionsets', 'boolean'],
+  ],
+  PermissionSetAssignment: [
+    ['Id', 'id'],
+    ['AssigneeId', 'reference'],
+    ['PermissionSetId', 'reference'],
+  ],
+  FieldPermissions: [
+    ['Id', 'id'],
+    ['ParentId', 'reference'],
+    ['SobjectType', 'string'],
+    ['Field', 'string'],
+    ['PermissionsRead', 'boolean'],
+    ['PermissionsEdit', 'boolean'],
+  ],
+};
+
+const RELATIONSHIPS: Record<string, Record<string, Relationship>> = {
+  Account: { Owner: { idField: 'OwnerId', target: 'User' } },
+  Contact: {
+    Owner: { idField: 'OwnerId', target: 'User' },
+    Account: { idField: 'AccountId', target: 'Account' },
+  },
+  Lead: { Owner: { idField: 'OwnerId', target: 'User' } },
+  Opportunity: { Account: { idField: 'AccountId', target: 'Account' } },
+  User: { Profile: { idField: 'ProfileId', target: 'Profile' } },
+  PermissionSetAssignment: {
+    PermissionSet: { idField: 'PermissionSetId', target: 'PermissionSet' },
+  },
+  FieldPermissions: { Parent: { idField: 'ParentId', target: 'PermissionSet' } },
+};
+
+/** Objects the REST data API may create or update (the rest are read-only here). */
+export const WRITABLE = new Set(['Account', 'Contact', 'Lead', 'Opportunity']);
+
+const REQUIRED_ON_CREATE: Record<string, string[]> = {
+  Account: ['Name'],
+  Contact: ['LastName'],
+  Lead: ['LastName', 'Company'],
+  Opportunity: ['Name', 'CloseDate', 'StageName'],
+};
+
+function describeField(name: string, type: FieldType, label = name, custom = false): FieldDescribe {
+  return {
+    name,
+    label,
+    type,
+    length: type === 'string' || type === 'url' || type === 'email' ? 255 : 0,
+    precision: 0,
+    scale: 0,
+    custom,
+    nillable: name !== 'Id',
+    createable: name !== 'Id' && name !== 'Name',
+    updateable: name !== 'Id' && name !== 'Name',
+    extraTypeInfo: null,
+  };
+}
+
+export interface ProfileSetup {
+  name: string;
+  /** Tooling API full name, e.g. `Admin` for System Administrator. */
+  fullName: string;
+  modifyAllData: boolean;
+  customizeApplication: boolean;
+  manageProfiles: boolean;
+}
+
+export class Org {
+  readonly orgId = '00D5g000004abcdEAA';
+  readonly fields = new Map<string, Map<string, FieldDescribe>>();
+  readonly records = new Map<string, Map<string, SfRecord>>();
+  /** `Object.Field` names hidden by field-level security: absent from describe, INVALID_FIELD in SOQL. */
+  readonly hidden = new Set<string>();
+  /** `Object.Field` names describe still shows but SOQL rejects (a describe cached before a change). */
+  readonly rejectedInQuery = new Set<string>();
+  /** Per-record failures returned by writes: record id -> error. */
+  readonly recordErrors = new Map<string, { statusCode: string; message: string }>();
+  /** Object names the user cannot read (absent from the global describe). */
+  readonly unreadableObjects = new Set<string>();
+  readonly feed: SfRecord[] = [];
+  private sequence = 0;
+  private clock = Date.parse('2026-01-01T00:00:00.000Z');
+  userId = '';
+
+  constructor(profile: ProfileSetup = SYSTEM_ADMINISTRATOR) {
+    for (const [object, fields] of Object.entries(STANDARD_FIELDS)) {
+      this.fields.set(object, new Map(fields.map(([n, t]) => [n, describeField(n, t)])));
+      this.records.set(object, new Map());
+    }
+    const profileId = this.insert('Profile', { Name: profile.name, FullName: profile.fullName });
+    const permissionSetId = this.insert('PermissionSet', {
+      Name: `X00ex000000${profile.fullName}`,
+      IsOwnedByProfile: true,
+      ProfileId: profileId,
+      PermissionsModifyAllData: profile.modifyAllData,
+      PermissionsCustomizeApplication: profile.customizeApplication,
+      PermissionsManageProfilesPermissionsets: profile.manageProfiles,
+    });
+    this.userId = this.insert('User', {
+      Name: 'Ada Admin',
+      Email: 'ada@example.com',
+      Username: 'ada@example.com.org',
+      ProfileId: profileId,
+    });
+    this.insert('PermissionSetAssignment', {
+      AssigneeId: this.userId,
+      PermissionSetId: permissionSetId,
+    });
+  }
+
+  newId(object: string): string {
+    this.sequence += 1;
+    const prefix = KEY_PREFIX[object] ?? '000';
+    return `${prefix}5g00000${this.sequence.toString(36).toUpperCase().padStart(5, '0')}AAA`.slice(
+      0,
+      18,
+    );
+  }
+
+  now(): string {
+    this.clock += 1000;
+    return new Date(this.clock).toISOString().replace('Z', '+0000');
+  }
+
+  table(object: string): Map<string, SfRecord> {
+    const table = this.records.get(object);
+    if (!table) throw new Error(`unknown object ${object}`);
+    return table;
+  }
+
+  insert(object: string, values: Record<string, unknown>): string {
+    const id = this.newId(object);
+    const stamp = this.now();
+    this.table(object).set(id, {
+      ...(STANDARD_FIELDS[object]?.some(([n]) => n === 'CreatedDate')
+        ? { CreatedDate: stamp }
+        : {}),
+      ...(STANDARD_FIELDS[object]?.some(([n]) => n === 'LastModifiedDate')
+        ? { LastModifiedDate: stamp }
+        : {}),
+      ...(STANDARD_FIELDS[object]?.some(([n]) => n === 'OwnerId') ? { OwnerId: this.userId } : {}),
+      ...values,
+      Id: id,
+    });
+    return id;
+  }
+
+  objectOfId(id: string): string | undefined {
+    for (const [object, table] of this.records) if (table.has(id)) return object;
+    return undefined;
+  }
+
+  relationship(object: string, name: string): Relationship | undefined {
+    return RELATIONSHIPS[object]?.[name];
+  }
+
+  /** Field names describe shows for an object (hidden fields left out). */
+  describe(object: string): FieldDescribe[] {
+    const fields = this.fields.get(object);
+    if (!fields) return [];
+    return [...fields.values()].filter((f) => !this.hidden.has(`${object}.${f.name}`));
+  }
+
+  /** Can SOQL select this column? */
+  queryable(object: string, field: string): boolean {
+    const key = `${object}.${field}`;
+    if (this.hidden.has(key) || this.rejectedInQuery.has(key)) return false;
+    return this.fields.get(object)?.has(field) ?? false;
+  }
+
+  requiredMissing(object: string, values: Record<string, unknown>): string[] {
+    return (REQUIRED_ON_CREATE[object] ?? []).filter(
+      (f) => values[f] === undefined || values[f] === null || values[f] === '',
+    );
+  }
+
+  /** Compute fields derived from others (Name of people). */
+  derive(object: string, record: SfRecord): void {
+    if (object === 'Contact' || object === 'Lead') {
+      record.Name = [record.FirstName, record.LastName].filter(Boolean).join(' ');
+    }
+    if (object === 'Opportunity') {
+      const stage = String(record.StageName ?? '');
+      record.IsWon = stage === 'Closed Won';
+      record.IsClosed = stage.startsWith('Closed');
+    }
+  }
+
+  addCustomField(object: string, field: FieldDescribe): boolean {
+    const fields = this.fields.get(object);
+    if (!fields) throw new Error(`unknown object ${object}`);
+    const created = !fields.has(field.name);
+    fields.set(field.name, field);
+    return created;
+  }
+
+  profileIdOf(fullName: string): string | undefined {
+    for (const profile of this.table('Profile').values()) {
+      if (profile.FullName === fullName) return profile.Id;
+    }
+    return undefined;
+  }
+
+  /** Grant or update field permissions on a profile's own permission set. */
+  setFieldPermission(profileId: string, field: string, read: boolean, edit: boolean): void {
+    const permissionSet = [...this.table('PermissionSet').values()].find(
+      (p) => p.ProfileId === profileId && p.IsOwnedByProfile === true,
+    );
+    if (!permissionSet) throw new Error(`no permission set for profile ${profileId}`);
+    const table = this.table('FieldPermissions');
+    const existing = [...table.values()].find(
+      (p) => p.ParentId === permissionSet.Id && p.Field === field,
+    );
+    const values = {
+      ParentId: permissionSet.Id,
+      SobjectType: field.split('.')[0],
+      Field: field,
+      PermissionsRead: read || edit,
+      PermissionsEdit: edit,
+    };
+    if (existing) Object.assign(existing, values);
+    else this.insert('FieldPermissions', values);
+  }
+}
+
+export const SYSTEM_ADMINISTRATOR: ProfileSetup = {
+  name: 'System Administrator',
+  fullName: 'Admin',
+  modifyAllData: true,
+  customizeApplication: true,
+  manageProfiles: true,
+};
+
+export const STANDARD_USER: ProfileSetup = {
+  name: 'Standard User',
+  fullName: 'Standard',
+  modifyAllData: false,
+  customizeApplication: false,
+  manageProfiles: false,
+};

@@ -1,0 +1,637 @@
+// A Salesforce org on loopback (node:http, port 0) for the test suite and the benchmark:
+// OAuth token/authorize/identity, REST v59.0 (query with paging, describe, create, update,
+// composite collections, limits, feed elements), Tooling query and the Metadata SOAP API.
+// Every request is recorded; faults are injected per route and must be hit.
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
+import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
+import { attributes, runSoql, SoqlError } from './soql.ts';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: string;
+  status: number;
+  /** For Metadata SOAP calls: the operation and how many components it carried. */
+  soap?: { operation: string; components: number };
+}
+
+export type FaultKind =
+  | 'expired-session'
+  | 'unavailable'
+  | 'lock'
+  | 'request-limit'
+  | 'refresh-in-progress';
+
+export interface FaultSpec {
+  kind: FaultKind;
+  method?: string;
+  /** Matches when the request path (without query) contains this string or matches this RegExp. */
+  path?: string | RegExp;
+  /** How many matching requests get the fault (default 1). */
+  times?: number;
+  /** Let this many matching requests through first (default 0). */
+  after?: number;
+}
+
+interface Fault extends Required<Omit<FaultSpec, 'method' | 'path'>> {
+  method: string | undefined;
+  path: string | RegExp | undefined;
+  seen: number;
+  hits: number;
+}
+
+export interface EmulatorOptions {
+  profile?: ProfileSetup;
+  /** Query page size (Salesforce's default batch is 2000). */
+  pageSize?: number;
+  /** Daily API request allocation reported in Sforce-Limit-Info and /limits. */
+  apiMax?: number;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+const ERRORS = {
+  session: [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }],
+  notFound: [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }],
+  unavailable: [
+    { errorCode: 'SERVER_UNAVAILABLE', message: 'Server temporarily unavailable, try again later' },
+  ],
+  limit: [{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }],
+};
+
+export class Emulator {
+  readonly org: Org;
+  readonly requests: RecordedRequest[] = [];
+  /** Schema validation failures of Metadata request envelopes (should stay empty). */
+  readonly schemaErrors: string[] = [];
+  readonly schema: Schema | { missing: string };
+  url = '';
+  private readonly faults: Fault[] = [];
+  private readonly accessTokens = new Set<string>();
+  private readonly refreshTokens = new Set<string>();
+  private readonly codes = new Map<
+    string,
+    { challenge: string | undefined; redirectUri: string }
+  >();
+  private readonly cursors = new Map<string, SfRecord[]>();
+  private readonly server = createServer((req, res) => void this.handle(req, res));
+  private apiUsed = 0;
+  readonly pageSize: number;
+  readonly apiMax: number;
+  readonly clientId: string;
+  readonly clientSecret: string | undefined;
+  /** Metadata component failures to inject: fullName -> error. */
+  readonly componentErrors = new Map<string, { statusCode: string; message: string }>();
+
+  constructor(options: EmulatorOptions = {}) {
+    this.org = new Org(options.profile);
+    this.pageSize = options.pageSize ?? 2000;
+    this.apiMax = options.apiMax ?? 15000;
+    this.clientId = options.clientId ?? 'emulator-client';
+    this.clientSecret = options.clientSecret;
+    this.schema = loadSchema();
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Issue a session directly (what a completed login would give). */
+  issueTokens(): { accessToken: string; refreshToken: string; instanceUrl: string } {
+    return {
+      accessToken: this.newAccessToken(),
+      refreshToken: this.newRefreshToken(),
+      instanceUrl: this.url,
+    };
+  }
+
+  /** Every access token issued so far stops working (a session timeout). */
+  expireSessions(): void {
+    this.accessTokens.clear();
+  }
+
+  inject(spec: FaultSpec): void {
+    this.faults.push({
+      kind: spec.kind,
+      method: spec.method,
+      path: spec.path,
+      times: spec.times ?? 1,
+      after: spec.after ?? 0,
+      seen: 0,
+      hits: 0,
+    });
+  }
+
+  /** Throws when a fault registered for this test was never hit. */
+  verify(): void {
+    const unhit = this.faults.filter((f) => f.hits === 0);
+    this.faults.length = 0;
+    if (unhit.length > 0) {
+      throw new Error(
+        `emulator: registered fault(s) never hit: ${unhit.map((f) => `${f.kind} ${f.method ?? '*'} ${f.path ?? '*'}`).join(', ')}`,
+      );
+    }
+  }
+
+  setApiUsed(used: number): void {
+    this.apiUsed = used;
+  }
+
+  count(method: string, path: string | RegExp): number {
+    return this.requests.filter(
+      (r) =>
+        r.method === method &&
+        (typeof path === 'string' ? r.path.includes(path) : path.test(r.path)),
+    ).length;
+  }
+
+  // --- internals ---
+
+  private newAccessToken(): string {
+    const token = `${this.org.orgId}!AQ${randomBytes(24).toString('base64url')}`;
+    this.accessTokens.add(token);
+    return token;
+  }
+
+  private newRefreshToken(): string {
+    const token = `5Aep861${randomBytes(24).toString('base64url')}`;
+    this.refreshTokens.add(token);
+    return token;
+  }
+
+  private takeFault(method: string, path: string): Fault | undefined {
+    for (const f of this.faults) {
+      if (f.method && f.method !== method) continue;
+      if (f.path && !(typeof f.path === 'string' ? path.includes(f.path) : f.path.test(path))) {
+        continue;
+      }
+      if (f.hits >= f.times) continue;
+      f.seen += 1;
+      if (f.seen <= f.after) continue;
+      f.hits += 1;
+      return f;
+    }
+    return undefined;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', this.url);
+    const method = req.method ?? 'GET';
+    const record: RecordedRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      body,
+      status: 0,
+    };
+    this.requests.push(record);
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      record.status = status;
+      const isText = typeof payload === 'string';
+      res.writeHead(status, {
+        'content-type': isText ? 'text/xml; charset=utf-8' : 'application/json;charset=UTF-8',
+        ...headers,
+      });
+      res.end(payload === undefined ? undefined : isText ? payload : JSON.stringify(payload));
+    };
+    try {
+      await this.route(method, url, req, body, record, send);
+    } catch (error) {
+      send(500, [{ errorCode: 'UNKNOWN_EXCEPTION', message: (error as Error).message }]);
+    }
+  }
+
+  private async route(
+    method: string,
+    url: URL,
+    req: IncomingMessage,
+    body: string,
+    record: RecordedRequest,
+    send: (status: number, payload: unknown, headers?: Record<string, string>) => void,
+  ): Promise<void> {
+    const path = url.pathname;
+    const fault_ = this.takeFault(method, path);
+    if (path === '/services/oauth2/authorize') return this.authorize(url, send);
+    if (path === '/services/oauth2/token') return this.token(body, fault_, send);
+
+    const soap = path.startsWith('/services/Soap/m/');
+    if (fault_?.kind === 'expired-session') this.expireSessions();
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (soap) return this.metadata(body, record, fault_, send);
+    if (!bearer || !this.accessTokens.has(bearer)) return send(401, ERRORS.session);
+    if (path.startsWith('/id/')) return send(200, this.identity());
+    if (path === '/services/oauth2/userinfo') {
+      const { user_id, organization_id, username, display_name, email } = this.identity();
+      return send(200, {
+        sub: `${this.url}/id/${organization_id}/${user_id}`,
+        user_id,
+        organization_id,
+        preferred_username: username,
+        name: display_name,
+        email,
+      });
+    }
+
+    const data = /^\/services\/data\/v(\d+\.\d)(\/.*)$/.exec(path);
+    if (!data) return send(404, ERRORS.notFound);
+    if (this.apiUsed >= this.apiMax || fault_?.kind === 'request-limit') {
+      return send(403, ERRORS.limit);
+    }
+    this.apiUsed += 1;
+    const limitInfo = { 'sforce-limit-info': `api-usage=${this.apiUsed}/${this.apiMax}` };
+    const reply = (status: number, payload: unknown) => send(status, payload, limitInfo);
+    if (fault_?.kind === 'unavailable') return reply(503, ERRORS.unavailable);
+    const rest = data[2] ?? '';
+    const json = () => (body ? (JSON.parse(body) as Record<string, unknown>) : {});
+
+    if (method === 'GET' && rest === '/limits') {
+      return reply(200, {
+        DailyApiRequests: { Max: this.apiMax, Remaining: this.apiMax - this.apiUsed },
+      });
+    }
+    if (method === 'GET' && (rest === '/query' || rest === '/query/')) {
+      return reply(...this.query(url.searchParams.get('q') ?? '', false));
+    }
+    if (method === 'GET' && (rest === '/tooling/query' || rest === '/tooling/query/')) {
+      return reply(...this.query(url.searchParams.get('q') ?? '', true));
+    }
+    const locator = /^\/query\/([\w-]+)$/.exec(rest);
+    if (method === 'GET' && locator) return reply(...this.page(locator[1] ?? ''));
+    if (method === 'GET' && rest === '/sobjects') {
+      return reply(200, {
+        encoding: 'UTF-8',
+        maxBatchSize: 200,
+        sobjects: [...this.org.records.keys()]
+          .filter((name) => !this.org.unreadableObjects.has(name))
+          .map((name) => ({
+            name,
+            label: name,
+            queryable: true,
+            createable: WRITABLE.has(name),
+            updateable: WRITABLE.has(name),
+            deletable: WRITABLE.has(name),
+          })),
+      });
+    }
+    const describe = /^\/sobjects\/(\w+)\/describe\/?$/.exec(rest);
+    if (method === 'GET' && describe) {
+      const object = describe[1] ?? '';
+      if (!this.org.fields.has(object) || this.org.unreadableObjects.has(object)) {
+        return reply(404, [
+          { errorCode: 'NOT_FOUND', message: `The requested resource does not exist` },
+        ]);
+      }
+      return reply(200, { name: object, label: object, fields: this.org.describe(object) });
+    }
+    if (method === 'PATCH' && (rest === '/composite/sobjects' || rest === '/composite/sobjects/')) {
+      return reply(...this.composite(json(), fault_?.kind === 'lock'));
+    }
+    if (method === 'POST' && rest === '/chatter/feed-elements') {
+      return reply(...this.feedElement(json()));
+    }
+    const sobject = /^\/sobjects\/(\w+)\/?$/.exec(rest);
+    if (method === 'POST' && sobject) {
+      return reply(...this.create(sobject[1] ?? '', json()));
+    }
+    const one = /^\/sobjects\/(\w+)\/(\w+)$/.exec(rest);
+    if (method === 'PATCH' && one) {
+      if (fault_?.kind === 'lock') return reply(400, [this.lockError(one[2] ?? '')]);
+      const result = this.update(one[1] ?? '', one[2] ?? '', json());
+      return result
+        ? reply(400, [{ ...result, errorCode: result.statusCode }])
+        : reply(204, undefined);
+    }
+    return reply(404, ERRORS.notFound);
+  }
+
+  private authorize(url: URL, send: (s: number, p: unknown, h?: Record<string, string>) => void) {
+    // The user approves at once: redirect back with a code, as the login page would.
+    const params = url.searchParams;
+    const redirectUri = params.get('redirect_uri') ?? '';
+    if (params.get('client_id') !== this.clientId) {
+      return send(400, 'error=invalid_client_id&error_description=client%20identifier%20invalid');
+    }
+    const code = `aPrx${randomBytes(16).toString('base64url')}`;
+    this.codes.set(code, { challenge: params.get('code_challenge') ?? undefined, redirectUri });
+    const target = new URL(redirectUri);
+    target.searchParams.set('code', code);
+    const state = params.get('state');
+    if (state !== null) target.searchParams.set('state', state);
+    send(302, '', { location: target.toString() });
+  }
+
+  private token(
+    body: string,
+    fault_: Fault | undefined,
+    send: (status: number, payload: unknown) => void,
+  ) {
+    const params = new URLSearchParams(body);
+    const error = (status: number, code: string, description: string) =>
+      send(status, { error: code, error_description: description });
+    if (params.get('client_id') !== this.clientId) {
+      return error(400, 'invalid_client_id', 'client identifier invalid');
+    }
+    if (this.clientSecret && params.get('client_secret') !== this.clientSecret) {
+      return error(400, 'invalid_client', 'invalid client credentials');
+    }
+    if (fault_?.kind === 'refresh-in-progress') {
+      return error(400, 'invalid_grant', 'token request is already being processed');
+    }
+    if (fault_?.kind === 'unavailable') return send(503, ERRORS.unavailable);
+    const grant = params.get('grant_type');
+    const base = {
+      instance_url: this.url,
+      id: `${this.url}/id/${this.org.orgId}/${this.org.userId}`,
+      token_type: 'Bearer',
+      issued_at: String(Date.now()),
+      signature: randomBytes(32).toString('base64'),
+    };
+    if (grant === 'authorization_code') {
+      const code = this.codes.get(params.get('code') ?? '');
+      this.codes.delete(params.get('code') ?? '');
+      if (!code || code.redirectUri !== params.get('redirect_uri')) {
+        return error(400, 'invalid_grant', 'authentication failure');
+      }
+      if (code.challenge !== undefined) {
+        const verifier = params.get('code_verifier') ?? '';
+        const expected = createHash('sha256').update(verifier).digest('base64url');
+        if (expected !== code.challenge) {
+          return error(400, 'invalid_grant', 'invalid code verifier');
+        }
+      }
+      return send(200, {
+        ...base,
+        access_token: this.newAccessToken(),
+        refresh_token: this.newRefreshToken(),
+        scope: 'api sfap_api id refresh_token full openid',
+        id_token: 'eyJraWQiOiIyNDIiLCJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.e30.c2ln',
+      });
+    }
+    if (grant === 'refresh_token') {
+      if (!this.refreshTokens.has(params.get('refresh_token') ?? '')) {
+        return error(400, 'invalid_grant', 'expired access/refresh token');
+      }
+      return send(200, {
+        ...base,
+        access_token: this.newAccessToken(),
+        scope: 'api sfap_api id refresh_token full openid',
+      });
+    }
+    return error(400, 'unsupported_grant_type', 'grant type not supported');
+  }
+
+  private identity() {
+    const user = this.org.table('User').get(this.org.userId);
+    return {
+      id: `${this.url}/id/${this.org.orgId}/${this.org.userId}`,
+      asserted_user: true,
+      user_id: this.org.userId,
+      organization_id: this.org.orgId,
+      username: user?.Username,
+      display_name: user?.Name,
+      email: user?.Email,
+      active: true,
+      user_type: 'STANDARD',
+      urls: {
+        rest: `${this.url}/services/data/v{version}/`,
+        metadata: `${this.url}/services/Soap/m/{version}/${this.org.orgId.slice(0, 15)}`,
+        query: `${this.url}/services/data/v{version}/query/`,
+      },
+    };
+  }
+
+  private query(soql: string, tooling: boolean): [number, unknown] {
+    let rows: SfRecord[];
+    try {
+      rows = runSoql(this.org, soql, tooling);
+    } catch (error) {
+      if (error instanceof SoqlError) {
+        return [400, [{ message: error.message, errorCode: error.errorCode }]];
+      }
+      throw error;
+    }
+    if (tooling) {
+      return [
+        200,
+        {
+          size: rows.length,
+          totalSize: rows.length,
+          done: true,
+          queryLocator: null,
+          entityTypeName: rows[0] ? (rows[0].attributes as { type: string }).type : null,
+          records: rows.map((r) => ({
+            ...r,
+            attributes: attributes(
+              (r.attributes as { type: string }).type,
+              r.Id,
+              '/services/data/v59.0/tooling/sobjects',
+            ),
+          })),
+        },
+      ];
+    }
+    return this.pageOf(rows, rows.length, `01gRO${randomBytes(6).toString('hex')}`, 0);
+  }
+
+  private pageOf(
+    rows: SfRecord[],
+    total: number,
+    cursor: string,
+    offset: number,
+  ): [number, unknown] {
+    const records = rows.slice(0, this.pageSize);
+    const remaining = rows.slice(this.pageSize);
+    const next = offset + records.length;
+    const body: Record<string, unknown> = {
+      totalSize: total,
+      done: remaining.length === 0,
+      records,
+    };
+    if (remaining.length > 0) {
+      this.cursors.set(`${cursor}-${next}`, remaining);
+      body.nextRecordsUrl = `/services/data/v59.0/query/${cursor}-${next}`;
+    }
+    return [200, body];
+  }
+
+  private page(locator: string): [number, unknown] {
+    const rows = this.cursors.get(locator);
+    if (!rows) {
+      return [400, [{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }]];
+    }
+    this.cursors.delete(locator);
+    const [cursor = '', offset = '0'] = locator.split(/-(?=\d+$)/);
+    return this.pageOf(rows, Number(offset) + rows.length, cursor, Number(offset));
+  }
+
+  private checkFields(object: string, values: Record<string, unknown>) {
+    for (const name of Object.keys(values)) {
+      if (name === 'attributes' || name === 'id' || name === 'Id') continue;
+      if (!this.org.fields.get(object)?.has(name) || this.org.hidden.has(`${object}.${name}`)) {
+        return {
+          statusCode: 'INVALID_FIELD',
+          message: `No such column '${name}' on sobject of type ${object}`,
+          fields: [name],
+        };
+      }
+    }
+    return undefined;
+  }
+
+  private create(object: string, values: Record<string, unknown>): [number, unknown] {
+    if (!WRITABLE.has(object)) {
+      return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
+    }
+    const invalid = this.checkFields(object, values);
+    if (invalid)
+      return [
+        400,
+        [{ message: invalid.message, errorCode: invalid.statusCode, fields: invalid.fields }],
+      ];
+    const missing = this.org.requiredMissing(object, values);
+    if (missing.length > 0) {
+      return [
+        400,
+        [
+          {
+            message: `Required fields are missing: [${missing.join(', ')}]`,
+            errorCode: 'REQUIRED_FIELD_MISSING',
+            fields: missing,
+          },
+        ],
+      ];
+    }
+    const id = this.org.insert(object, values);
+    const created = this.org.table(object).get(id);
+    if (created) this.org.derive(object, created);
+    return [201, { id, success: true, errors: [] }];
+  }
+
+  /** Applies an update; returns the per-record error, if any. */
+  private update(object: string, id: string, values: Record<string, unknown>) {
+    const record = this.org.table(object).get(id);
+    if (!record || this.org.objectOfId(id) !== object) {
+      return {
+        statusCode: 'INVALID_CROSS_REFERENCE_KEY',
+        message: 'invalid cross reference id',
+        fields: [] as string[],
+      };
+    }
+    const injected = this.org.recordErrors.get(id);
+    if (injected) return { ...injected, fields: [] as string[] };
+    if (object === 'Lead' && record.IsConverted === true) {
+      return {
+        statusCode: 'CANNOT_UPDATE_CONVERTED_LEAD',
+        message: 'cannot reference converted lead',
+        fields: [] as string[],
+      };
+    }
+    const invalid = this.checkFields(object, values);
+    if (invalid) return invalid;
+    const { attributes: _a, id: _i, ...fields } = values;
+    Object.assign(record, fields, { LastModifiedDate: this.org.now() });
+    this.org.derive(object, record);
+    return undefined;
+  }
+
+  private lockError(id: string) {
+    return {
+      statusCode: 'UNABLE_TO_LOCK_ROW',
+      errorCode: 'UNABLE_TO_LOCK_ROW',
+      message: `unable to obtain exclusive access to this record or 1 records: ${id}`,
+      fields: [] as string[],
+    };
+  }
+
+  private composite(body: Record<string, unknown>, lock: boolean): [number, unknown] {
+    const records = Array.isArray(body.records) ? (body.records as Record<string, unknown>[]) : [];
+    if (records.length > 200) {
+      return [
+        400,
+        [
+          {
+            message:
+              'EXCEEDED_ID_LIMIT: record limit reached. cannot submit more than 200 records into this call',
+            errorCode: 'EXCEEDED_ID_LIMIT',
+          },
+        ],
+      ];
+    }
+    if (body.allOrNone === true) {
+      return [
+        400,
+        [{ message: 'the emulator serves allOrNone: false only', errorCode: 'INVALID_INPUT' }],
+      ];
+    }
+    return [
+      200,
+      records.map((r, index) => {
+        const id = String(r.id ?? '');
+        const type = (r.attributes as { type?: string } | undefined)?.type ?? '';
+        if (lock && index === 0) {
+          const { errorCode: _e, ...error } = this.lockError(id);
+          return { id, success: false, errors: [error] };
+        }
+        const error = this.update(type, id, r);
+        return error ? { id, success: false, errors: [error] } : { id, success: true, errors: [] };
+      }),
+    ];
+  }
+
+  private feedElement(body: Record<string, unknown>): [number, unknown] {
+    const subjectId = String(body.subjectId ?? '');
+    if (!this.org.objectOfId(subjectId)) {
+      return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
+    }
+    const id = this.org.newId('FeedItem');
+    const item = { Id: id, ...body };
+    this.org.feed.push(item as SfRecord);
+    return [201, { id, feedElementType: 'FeedItem', type: 'TextPost', parent: { id: subjectId } }];
+  }
+
+  private async metadata(
+    body: string,
+    record: RecordedRequest,
+    fault_: Fault | undefined,
+    send: (status: number, payload: unknown) => void,
+  ) {
+    if (!('missing' in this.schema)) {
+      const errors = await schemaErrors(this.schema, body);
+      if (errors.length > 0) {
+        this.schemaErrors.push(...errors);
+        return send(500, fault('soapenv:Client', errors.join('; ')));
+      }
+    }
+    if (fault_?.kind === 'unavailable') return send(503, 'Service Unavailable');
+    const outcome = handleMetadata(this.org, body, {
+      componentErrors: this.componentErrors,
+      sessionFault: (sessionId) =>
+        sessionId && this.accessTokens.has(sessionId)
+          ? undefined
+          : fault(
+              'INVALID_SESSION_ID',
+              'INVALID_SESSION_ID: Invalid Session ID found in SessionHeader: Illegal Session',
+            ),
+    });
+    record.soap = { operation: outcome.operation, components: outcome.components };
+    send(outcome.status, outcome.body);
+  }
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return new Emulator(options).start();
+}

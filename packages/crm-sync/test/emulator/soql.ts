@@ -1,0 +1,231 @@
+// Runs a SOQL query (parsed with soql-parser-js) against the emulated org: field
+// selection with parent relationships, WHERE with AND/OR/parentheses, =, !=, IN, NOT IN,
+// LIKE, LIMIT. Unknown or unreadable columns give INVALID_FIELD naming the first one, the
+// way Salesforce does.
+import { parseQuery } from 'soql-parser-js';
+import type { Org, SfRecord } from './org.ts';
+
+export class SoqlError extends Error {
+  constructor(
+    readonly errorCode: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Token = '(' | ')' | 'AND' | 'OR' | { condition: Condition };
+
+interface Condition {
+  field: string;
+  operator: string;
+  literalType?: string | string[];
+  value?: string | string[];
+}
+
+interface WhereNode {
+  left?: Condition & { openParen?: number; closeParen?: number };
+  operator?: string;
+  right?: WhereNode;
+}
+
+function invalidField(soql: string, object: string, column: string): SoqlError {
+  return new SoqlError(
+    'INVALID_FIELD',
+    `\n${soql}\n^\nERROR at Row:1:Column:1\nNo such column '${column}' on entity '${object}'. If you are attempting to use a custom field, be sure to append the '__c' after the custom field name. Please reference your WSDL or the describe call for the appropriate names.`,
+  );
+}
+
+/** Resolve `A.B.C` from a record, following parent relationships; checks readability. */
+interface Context {
+  org: Org;
+  soql: string;
+  /** Tooling API: Profile.FullName is selectable there only. */
+  tooling: boolean;
+}
+
+function resolve(
+  context: Context,
+  object: string,
+  record: SfRecord | undefined,
+  path: string[],
+): unknown {
+  const { org, soql } = context;
+  const [head, ...rest] = path;
+  if (head === undefined) return undefined;
+  if (rest.length === 0) {
+    const toolingOnly = object === 'Profile' && head === 'FullName';
+    if (!org.queryable(object, head) || (toolingOnly && !context.tooling)) {
+      throw invalidField(soql, object, head);
+    }
+    return record?.[head] ?? null;
+  }
+  const relationship = org.relationship(object, head);
+  if (!relationship) throw invalidField(soql, object, head);
+  const parentId = record?.[relationship.idField];
+  const parent =
+    typeof parentId === 'string' ? org.table(relationship.target).get(parentId) : undefined;
+  return resolve(context, relationship.target, parent, rest);
+}
+
+function literal(raw: string, type: string | undefined): unknown {
+  if (type === 'BOOLEAN') return raw.toUpperCase() === 'TRUE';
+  if (type === 'NULL') return null;
+  if (type === 'INTEGER' || type === 'DECIMAL') return Number(raw);
+  if (raw.startsWith("'") && raw.endsWith("'")) {
+    return raw.slice(1, -1).replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+  }
+  return raw;
+}
+
+function likeToRegExp(pattern: string): RegExp {
+  const body = pattern
+    .split('')
+    .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`, 'i');
+}
+
+function test(actual: unknown, condition: Condition): boolean {
+  const types = Array.isArray(condition.literalType) ? condition.literalType : undefined;
+  const values = Array.isArray(condition.value)
+    ? condition.value.map((v, i) => literal(v, types?.[i] ?? (condition.literalType as string)))
+    : [literal(condition.value ?? '', condition.literalType as string | undefined)];
+  const eq = (a: unknown, b: unknown) =>
+    typeof a === 'string' && typeof b === 'string'
+      ? a.toLowerCase() === b.toLowerCase()
+      : (a ?? null) === (b ?? null);
+  switch (condition.operator.toUpperCase()) {
+    case '=':
+      return eq(actual, values[0]);
+    case '!=':
+      return !eq(actual, values[0]);
+    case 'IN':
+      return values.some((v) => eq(actual, v));
+    case 'NOT IN':
+      return !values.some((v) => eq(actual, v));
+    case 'LIKE':
+      return typeof actual === 'string' && likeToRegExp(String(values[0])).test(actual);
+    default:
+      throw new SoqlError('MALFORMED_QUERY', `unsupported operator ${condition.operator}`);
+  }
+}
+
+function tokens(where: WhereNode | undefined): Token[] {
+  const out: Token[] = [];
+  for (let node = where; node; node = node.right) {
+    if (node.left) {
+      for (let i = 0; i < (node.left.openParen ?? 0); i++) out.push('(');
+      out.push({ condition: node.left });
+      for (let i = 0; i < (node.left.closeParen ?? 0); i++) out.push(')');
+    }
+    if (node.operator === 'AND' || node.operator === 'OR') out.push(node.operator);
+  }
+  return out;
+}
+
+/** Recursive descent over the flat token list: OR of ANDs of atoms. */
+function evaluate(list: Token[], check: (c: Condition) => boolean): boolean {
+  let at = 0;
+  const atom = (): boolean => {
+    const token = list[at++];
+    if (token === '(') {
+      const value = or();
+      at++; // ')'
+      return value;
+    }
+    if (token && typeof token === 'object') return check(token.condition);
+    throw new SoqlError('MALFORMED_QUERY', 'unexpected token in WHERE');
+  };
+  const and = (): boolean => {
+    let value = atom();
+    while (list[at] === 'AND') {
+      at++;
+      const next = atom();
+      value = value && next;
+    }
+    return value;
+  };
+  const or = (): boolean => {
+    let value = and();
+    while (list[at] === 'OR') {
+      at++;
+      const next = and();
+      value = value || next;
+    }
+    return value;
+  };
+  return list.length === 0 ? true : or();
+}
+
+function setPath(
+  context: Context,
+  object: string,
+  out: Record<string, unknown>,
+  record: SfRecord,
+  path: string[],
+) {
+  const { org, soql } = context;
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  if (rest.length === 0) {
+    out[head] = resolve(context, object, record, [head]);
+    return;
+  }
+  const relationship = org.relationship(object, head);
+  if (!relationship) throw invalidField(soql, object, head);
+  const parentId = record[relationship.idField];
+  const parent =
+    typeof parentId === 'string' ? org.table(relationship.target).get(parentId) : undefined;
+  if (!parent) {
+    resolve(context, relationship.target, undefined, rest); // still validates the column
+    out[head] = null;
+    return;
+  }
+  const nested = (out[head] as Record<string, unknown> | null | undefined) ?? {
+    attributes: attributes(relationship.target, parent.Id),
+  };
+  out[head] = nested;
+  setPath(context, relationship.target, nested, parent, rest);
+}
+
+export function attributes(object: string, id: string, base = '/services/data/v59.0/sobjects') {
+  return { type: object, url: `${base}/${object}/${id}` };
+}
+
+export function runSoql(org: Org, soql: string, tooling = false): SfRecord[] {
+  const context: Context = { org, soql, tooling };
+  let parsed: ReturnType<typeof parseQuery>;
+  try {
+    parsed = parseQuery(soql);
+  } catch (error) {
+    throw new SoqlError('MALFORMED_QUERY', (error as Error).message);
+  }
+  const object = parsed.sObject ?? '';
+  if (!org.records.has(object) || org.unreadableObjects.has(object)) {
+    throw new SoqlError(
+      'INVALID_TYPE',
+      `\n${soql}\nsObject type '${object}' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name.`,
+    );
+  }
+  const columns: string[][] = (parsed.fields ?? []).map((f) => {
+    if (f.type === 'Field') return [f.field];
+    if (f.type === 'FieldRelationship') return [...f.relationships, f.field];
+    throw new SoqlError('MALFORMED_QUERY', `unsupported field ${f.type}`);
+  });
+  // Validate columns in order, so the first bad one is named (as Salesforce does).
+  for (const column of columns) resolve(context, object, undefined, column);
+  const where = tokens(parsed.where as WhereNode | undefined);
+  const rows: SfRecord[] = [];
+  for (const record of org.table(object).values()) {
+    const keep = evaluate(where, (c) =>
+      test(resolve(context, object, record, c.field.split('.')), c),
+    );
+    if (!keep) continue;
+    const out: Record<string, unknown> = { attributes: attributes(object, record.Id) };
+    for (const column of columns) setPath(context, object, out, record, column);
+    rows.push(out as SfRecord);
+    if (parsed.limit !== undefined && rows.length >= parsed.limit) break;
+  }
+  return rows;
+}

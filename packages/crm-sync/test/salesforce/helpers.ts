@@ -1,0 +1,40 @@
+// Shared set-up for the Salesforce tests: one emulator per test file, a connection to it,
+// and the suite-wide checks (every injected fault was hit; no DELETE request ever).
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { connect, type SalesforceConnection } from '../../src/salesforce.js';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/server.ts';
+
+/** Fast retries: the behaviour is what is tested, not the delays. */
+export const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 5 } as const;
+
+export function useEmulator(options: EmulatorOptions = {}): { readonly emulator: Emulator } {
+  const holder = {} as { emulator: Emulator };
+  beforeAll(async () => {
+    holder.emulator = await startEmulator(options);
+    const missing = 'missing' in holder.emulator.schema ? holder.emulator.schema.missing : null;
+    if (missing) console.warn(`Metadata envelopes not schema-validated: ${missing}`);
+  });
+  afterEach(() => holder.emulator.verify());
+  afterAll(async () => {
+    expect(holder.emulator.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    expect(holder.emulator.schemaErrors).toEqual([]);
+    await holder.emulator.close();
+  });
+  return holder;
+}
+
+export function connectTo(
+  emulator: Emulator,
+  extra: { onRefresh?: () => void } = {},
+): SalesforceConnection {
+  const tokens = emulator.issueTokens();
+  return connect({
+    instanceUrl: tokens.instanceUrl,
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
+    clientId: emulator.clientId,
+    loginUrl: emulator.url,
+    retry: FAST_RETRY,
+    ...extra,
+  });
+}
