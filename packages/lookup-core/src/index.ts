@@ -1,1 +1,15 @@
+export { BodyTimeoutError } from './body.js';
+export { type EmbeddedStoreOptions, openEmbeddedStore } from './embedded.js';
+export { StoreClosedError, StoreUnavailableError } from './errors.js';
+export { createLookupHandler, type LookupHandler, type LookupHandlerOptions } from './handler.js';
+export {
+  ERROR_MESSAGES,
+  type ErrorStatus,
+  errorResponse,
+  HttpError,
+  jsonResponse,
+} from './http.js';
+export { createKeyResolver, isWellFormedKey, type KeyEntry, type KeyResolver } from './keys.js';
 export { normalizeDomain, normalizeEmail } from './normalize.js';
+export { openPostgresStore, type PostgresStoreOptions } from './postgres.js';
+export type * from './types.js';

@@ -1,0 +1,48 @@
+/** Reading a request body under a size limit, refusing early instead of buffering a flood. */
+import { HttpError } from './http.js';
+
+/** Raised into a body stream by an adapter when the client is too slow to send it. */
+export class BodyTimeoutError extends Error {
+  override readonly name = 'BodyTimeoutError';
+  constructor() {
+    super('The request body did not arrive in time');
+  }
+}
+
+/**
+ * The body's bytes, at most `limit` of them. A declared Content-Length over the limit is refused
+ * before anything is read; an undeclared body is refused as soon as it passes the limit.
+ */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw new HttpError(413);
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(() => {});
+        throw new HttpError(413);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    const timedOut =
+      error instanceof Error &&
+      (error.name === 'BodyTimeoutError' || error.name === 'TimeoutError');
+    throw new HttpError(timedOut ? 408 : 400);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}

@@ -1,0 +1,39 @@
+/** The embedded store: PostgreSQL compiled to WebAssembly (PGlite), in this process, no server. */
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Queryable } from './sql/db.js';
+import { openSqlStore } from './sql/store.js';
+import type { LookupStore } from './types.js';
+
+export interface EmbeddedStoreOptions {
+  /** Directory to persist the database in; in memory when absent. */
+  dataDir?: string;
+}
+
+interface PgliteLike {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  exec(sql: string): Promise<unknown>;
+}
+
+const queryable = (pg: PgliteLike): Queryable => ({
+  query: async <Row>(sql: string, params?: unknown[]) => (await pg.query<Row>(sql, params)).rows,
+  exec: async (sql: string) => {
+    await pg.exec(sql);
+  },
+});
+
+/** Opens (creating and migrating when needed) an embedded store. Takes one to a few seconds. */
+export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<LookupStore> {
+  const pg =
+    options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
+  const db: Database = {
+    ...queryable(pg),
+    transaction: (fn) => pg.transaction((tx) => fn(queryable(tx))),
+    close: () => pg.close(),
+  };
+  try {
+    return await openSqlStore(db, () => pg.close());
+  } catch (error) {
+    await pg.close();
+    throw error;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Secret keys: a presented key maps to the workspace it may read. Only SHA-256 digests are held,
+ * and a presented key is compared against every configured digest in constant time, so neither the
+ * keys nor which one almost matched can be read from memory dumps or timing.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+export interface KeyEntry {
+  /** `sk_live_` followed by at least 24 characters. */
+  key: string;
+  /** The workspace the key reads (default `'default'`). */
+  workspace?: string;
+}
+
+/** Maps a presented key to its workspace, or `null` when it opens nothing. */
+export interface KeyResolver {
+  resolve(presentedKey: string): string | null | Promise<string | null>;
+}
+
+const KEY_FORMAT = /^sk_live_[\x21-\x7e]{24,}$/;
+const MAX_KEY_LENGTH = 512;
+
+/** Whether a string has the shape of a live secret key; a key of any other shape is never valid. */
+export function isWellFormedKey(key: string): boolean {
+  return key.length <= MAX_KEY_LENGTH && KEY_FORMAT.test(key);
+}
+
+const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
+
+/**
+ * Builds a resolver from configured keys (several per workspace allowed, for rotation). Throws a
+ * `TypeError` naming the position of a malformed key, never the key itself.
+ */
+export function createKeyResolver(entries: Iterable<KeyEntry>): KeyResolver {
+  const table: Array<{ digest: Buffer; workspace: string }> = [];
+  let position = 0;
+  for (const entry of entries) {
+    position++;
+    if (typeof entry.key !== 'string' || !isWellFormedKey(entry.key)) {
+      throw new TypeError(
+        `key #${position} is not a live secret key (sk_live_ + at least 24 characters)`,
+      );
+    }
+    table.push({ digest: digest(entry.key), workspace: entry.workspace ?? 'default' });
+  }
+  return {
+    resolve(presentedKey) {
+      if (!isWellFormedKey(presentedKey)) return null;
+      const presented = digest(presentedKey);
+      let match: string | null = null;
+      // No early exit: the time taken does not depend on which entry matches.
+      for (const entry of table) {
+        if (timingSafeEqual(entry.digest, presented) && match === null) match = entry.workspace;
+      }
+      return match;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/** The PostgreSQL store: the same schema and queries as the embedded one, on a server, through pg. */
+import pg from 'pg';
+import type { Database, Queryable } from './sql/db.js';
+import { openSqlStore } from './sql/store.js';
+import type { LookupStore } from './types.js';
+
+export type PostgresStoreOptions =
+  /** A connection string; the store owns the pool it creates and ends it on `close()`. */
+  | { connectionString: string; maxConnections?: number }
+  /** A pool you own: the store uses it and leaves it open on `close()`. */
+  | { pool: pg.Pool };
+
+const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
+  query: async <Row>(sql: string, params?: unknown[]) =>
+    (await client.query(sql, params)).rows as Row[],
+  exec: async (sql: string) => {
+    await client.query(sql);
+  },
+});
+
+/** Opens a store on a PostgreSQL server, applying pending migrations. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<LookupStore> {
+  const owned = 'connectionString' in options;
+  const pool = owned
+    ? new pg.Pool({
+        connectionString: options.connectionString,
+        max: options.maxConnections ?? 10,
+        connectionTimeoutMillis: 5_000,
+      })
+    : options.pool;
+  // An idle client losing its server (restart, failover) must not crash the process; the pool
+  // drops that client and the next query connects afresh.
+  const onIdleError = () => {};
+  pool.on('error', onIdleError);
+  const db: Database = {
+    ...queryable(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(queryable(client));
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (error) {
+        // A broken connection is destroyed rather than returned to the pool.
+        const rollback = await client.query('ROLLBACK').then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        client.release(rollback instanceof Error ? rollback : undefined);
+        throw error;
+      }
+    },
+    close: async () => {
+      pool.off('error', onIdleError);
+      if (owned) await pool.end();
+    },
+  };
+  try {
+    return await openSqlStore(db, db.close);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

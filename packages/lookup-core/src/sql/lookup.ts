@@ -1,0 +1,86 @@
+/**
+ * The lookup as one SQL statement that returns the response body as JSON text: one round trip,
+ * and every part bounded by an index (a company by key, at most 10 contacts by last_seen, at most
+ * 10 sessions and 10 LinkedIn entries per contact, at most 10 sessions for the intent).
+ */
+import type { LookupQuery, LookupResult } from '../types.js';
+import type { Queryable } from './db.js';
+
+/** How many recent sessions (and LinkedIn entries) a lookup returns per contact. */
+export const ACTIVITY_LIMIT = 10;
+export const CONTACT_LIMIT = 10;
+
+/**
+ * Purchase intent of a company or contact: the highest intent among its 10 most recent sessions
+ * that started within 30 days of its latest session; `null` without sessions. Bounded, and exact
+ * under replacement because it is read from the raw sessions, not kept as a running value.
+ */
+export const recentIntent = (filter: string) => `(
+  SELECT max(r.intent) FROM (
+    SELECT s.intent, s.seen_from, max(s.seen_from) OVER () AS latest FROM (
+      SELECT e.intent, e.seen_from FROM events e
+      WHERE ${filter} AND e.type = 'session' ORDER BY e.seen_from DESC LIMIT 10
+    ) s
+  ) r WHERE r.seen_from >= r.latest - interval '30 days')`;
+
+const companyJson = `json_build_object(
+  'domain', co.domain, 'name', co.name, 'industry', co.industry,
+  'service_sessions', co.sessions::float8, 'service_visitors', co.visitors::float8,
+  'service_first_seen', svc_iso(co.first_seen), 'service_last_seen', svc_iso(co.last_seen),
+  'service_purchase_intent', svc_intent(coalesce(${recentIntent('e.workspace = co.workspace AND e.domain = co.domain')}, 0)))`;
+
+const siteActivity = `'site_activity', coalesce((
+  SELECT json_agg(json_build_object(
+    'active_time', s.active_time::float8, 'start_time', svc_iso(s.seen_from), 'end_time', svc_iso(s.seen_to),
+    'pages_visited', s.pages, 'signals', s.signals, 'referrer', s.referrer, 'intent', svc_intent(s.intent),
+    'city', s.city, 'state', s.state, 'country', s.country) ORDER BY s.seen_from DESC, s.id)
+  FROM (SELECT * FROM events e WHERE e.workspace = ct.workspace AND e.email = ct.email AND e.type = 'session'
+        ORDER BY e.seen_from DESC, e.id LIMIT ${ACTIVITY_LIMIT}) s), '[]'::json)`;
+
+const linkedinActivity = `'linkedin_activity', coalesce((
+  SELECT json_agg(json_build_object(
+    'start_time', l.start, 'linkedin_impressions', l.impressions::float8, 'linkedin_clicks', l.clicks::float8,
+    'linkedin_likes', l.likes::float8, 'linkedin_shares', l.shares::float8, 'linkedin_comments', l.comments::float8)
+    ORDER BY l.seen_from DESC, l.id)
+  FROM (SELECT e.*, svc_iso(e.seen_from) AS start FROM events e
+        WHERE e.workspace = ct.workspace AND e.email = ct.email AND e.type = 'linkedin'
+        ORDER BY e.seen_from DESC, e.id LIMIT ${ACTIVITY_LIMIT}) l), '[]'::json)`;
+
+const contactJson = (withActivity: boolean) => `json_build_object(
+  'email', ct.email, 'name', ct.name, 'title', ct.title, 'service_sessions', ct.sessions::float8,
+  'service_first_seen', svc_iso(ct.first_seen), 'service_last_seen', svc_iso(ct.last_seen)
+  ${withActivity ? `, ${siteActivity}, ${linkedinActivity}` : ''})`;
+
+/** `$1` workspace, `$2` the email or the domain. */
+const lookupSql = (by: 'email' | 'domain', withActivity: boolean) => `
+WITH co AS (
+  SELECT * FROM companies WHERE workspace = $1 AND domain = ${
+    by === 'email'
+      ? '(SELECT company_domain FROM contacts WHERE workspace = $1 AND email = $2)'
+      : '$2'
+  }
+), ct AS (
+  SELECT c.* FROM contacts c, co
+  WHERE c.workspace = $1 AND ${by === 'email' ? 'c.email = $2' : 'c.company_domain = co.domain'}
+  ORDER BY c.last_seen DESC, c.email LIMIT ${CONTACT_LIMIT}
+)
+SELECT json_build_object(
+  'company', ${companyJson},
+  'contacts', coalesce((SELECT json_agg(${contactJson(withActivity)} ORDER BY ct.last_seen DESC, ct.email) FROM ct), '[]'::json)
+)::text AS body
+FROM co`;
+
+const QUERIES = {
+  email: [lookupSql('email', false), lookupSql('email', true)],
+  domain: [lookupSql('domain', false), lookupSql('domain', true)],
+} as const;
+
+export async function lookup(db: Queryable, query: LookupQuery): Promise<LookupResult | null> {
+  const by = query.email !== undefined ? 'email' : 'domain';
+  const value = query.email ?? query.domain;
+  if (value === undefined) return null;
+  const sql = QUERIES[by][query.includeActivity ? 1 : 0];
+  const rows = await db.query<{ body: string }>(sql, [query.workspace, value]);
+  const body = rows[0]?.body;
+  return body === undefined ? null : (JSON.parse(body) as LookupResult);
+}

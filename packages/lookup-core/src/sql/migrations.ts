@@ -1,0 +1,132 @@
+/**
+ * The one SQL schema of the store, as versioned migrations applied in order on open. Every table is
+ * keyed by workspace first, so data can be distributed by that column and no query crosses tenants.
+ * Append new migrations; never edit one that has shipped.
+ */
+import type { Database } from './db.js';
+
+const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
+  {
+    version: 1,
+    sql: `
+-- Raw events, kept for activity and for exact replace-on-same-id.
+CREATE TABLE events (
+  workspace text NOT NULL,
+  type text NOT NULL,
+  id text NOT NULL,
+  hash text NOT NULL,
+  domain text NOT NULL,
+  company_name text,
+  industry text,
+  email text,
+  contact_name text,
+  title text,
+  visitor_id text,
+  seen_from timestamptz NOT NULL,
+  seen_to timestamptz NOT NULL,
+  active_time bigint NOT NULL,
+  pages jsonb NOT NULL,
+  page_count integer NOT NULL,
+  signals jsonb NOT NULL,
+  referrer text NOT NULL,
+  utm jsonb NOT NULL,
+  intent smallint NOT NULL,
+  city text,
+  state text,
+  country text,
+  impressions bigint NOT NULL,
+  clicks bigint NOT NULL,
+  likes bigint NOT NULL,
+  shares bigint NOT NULL,
+  comments bigint NOT NULL,
+  PRIMARY KEY (workspace, type, id)
+);
+CREATE INDEX events_by_company ON events (workspace, domain, type, seen_from DESC);
+CREATE INDEX events_by_contact ON events (workspace, email, type, seen_from DESC) WHERE email IS NOT NULL;
+
+CREATE TABLE companies (
+  workspace text NOT NULL,
+  domain text NOT NULL,
+  name text,
+  industry text,
+  profile_at timestamptz,
+  sessions bigint NOT NULL,
+  visitors bigint NOT NULL DEFAULT 0,
+  active_seconds bigint NOT NULL,
+  page_views bigint NOT NULL,
+  high_intent_sessions bigint NOT NULL,
+  first_seen timestamptz NOT NULL,
+  last_seen timestamptz NOT NULL,
+  impressions bigint NOT NULL,
+  clicks bigint NOT NULL,
+  likes bigint NOT NULL,
+  shares bigint NOT NULL,
+  comments bigint NOT NULL,
+  PRIMARY KEY (workspace, domain)
+);
+
+CREATE TABLE contacts (
+  workspace text NOT NULL,
+  email text NOT NULL,
+  company_domain text NOT NULL,
+  company_at timestamptz NOT NULL,
+  name text,
+  title text,
+  profile_at timestamptz,
+  sessions bigint NOT NULL,
+  active_seconds bigint NOT NULL,
+  page_views bigint NOT NULL,
+  high_intent_sessions bigint NOT NULL,
+  first_seen timestamptz NOT NULL,
+  last_seen timestamptz NOT NULL,
+  impressions bigint NOT NULL,
+  clicks bigint NOT NULL,
+  likes bigint NOT NULL,
+  shares bigint NOT NULL,
+  comments bigint NOT NULL,
+  PRIMARY KEY (workspace, email)
+);
+CREATE INDEX contacts_by_company ON contacts (workspace, company_domain, last_seen DESC, email);
+
+-- Distinct sets kept as rows so they grow on ingest without re-reading events.
+CREATE TABLE company_visitors (
+  workspace text NOT NULL, domain text NOT NULL, visitor_id text NOT NULL,
+  PRIMARY KEY (workspace, domain, visitor_id)
+);
+CREATE TABLE company_signals (
+  workspace text NOT NULL, domain text NOT NULL, signal text NOT NULL,
+  PRIMARY KEY (workspace, domain, signal)
+);
+CREATE TABLE contact_signals (
+  workspace text NOT NULL, email text NOT NULL, signal text NOT NULL,
+  PRIMARY KEY (workspace, email, signal)
+);
+
+-- The wire format of every timestamp: ISO 8601, UTC, milliseconds.
+CREATE FUNCTION svc_iso(timestamptz) RETURNS text LANGUAGE sql IMMUTABLE AS
+  $$ SELECT to_char($1 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
+CREATE FUNCTION svc_intent(integer) RETURNS text LANGUAGE sql IMMUTABLE AS
+  $$ SELECT (ARRAY['low', 'medium', 'high', 'very_high'])[$1 + 1] $$;
+`,
+  },
+];
+
+/** Applies the migrations not yet recorded, in one transaction, serialised across processes. */
+export async function migrate(db: Database): Promise<void> {
+  await db.exec(
+    'CREATE TABLE IF NOT EXISTS service_lookup_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  await db.transaction(async (tx) => {
+    // Two processes opening the same database at once must not both apply a migration.
+    await tx.query('SELECT pg_advisory_xact_lock(7355608)');
+    const rows = await tx.query<{ version: number }>(
+      'SELECT version FROM service_lookup_migrations',
+    );
+    const applied = new Set(rows.map((r) => Number(r.version)));
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      await tx.exec(m.sql);
+      await tx.query('INSERT INTO service_lookup_migrations (version) VALUES ($1)', [m.version]);
+    }
+  });
+}

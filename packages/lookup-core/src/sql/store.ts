@@ -1,0 +1,53 @@
+/** The one SQL implementation of `LookupStore`, over any `Database` (PGlite or pg). */
+import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../errors.js';
+import type { LookupStore } from '../types.js';
+import { readAggregates } from './aggregates.js';
+import type { Database } from './db.js';
+import { ingestEvents } from './ingest.js';
+import { lookup } from './lookup.js';
+import { migrate } from './migrations.js';
+
+/** Runs `fn`, turning "database unreachable" driver errors into `StoreUnavailableError`. */
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (isUnavailable(error)) throw new StoreUnavailableError({ cause: error });
+    throw error;
+  }
+}
+
+export async function openSqlStore(
+  db: Database,
+  closeDb: () => Promise<void>,
+): Promise<LookupStore> {
+  await guarded(() => migrate(db));
+  let closed = false;
+  const open = () => {
+    if (closed) throw new StoreClosedError();
+  };
+  return {
+    ingest(events, options) {
+      open();
+      return guarded(() => ingestEvents(db, events, options));
+    },
+    lookup(query) {
+      open();
+      return guarded(() => lookup(db, query));
+    },
+    async *readAggregates(options) {
+      open();
+      const iterator = readAggregates(db, options?.workspace ?? 'default')[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await guarded(() => iterator.next());
+        if (next.done) return;
+        yield next.value;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await closeDb();
+    },
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * The aggregates the store maintains on ingest, and the store interface every backend implements.
+ * Field names of the aggregates are a contract with @service/crm-sync (see its README).
+ */
+
+export type PurchaseIntent = 'low' | 'medium' | 'high' | 'very_high';
+
+/** What a session's traffic source is classified from. */
+export interface SessionSource {
+  /** Referrer URL, `''` when none. */
+  referrer: string;
+  utm: { source?: string; medium?: string; campaign?: string };
+}
+
+export interface ActivityAggregate {
+  /** Number of sessions. */
+  sessions: number;
+  /** Sum of `active_time`, in seconds. */
+  activeSeconds: number;
+  /** Sum of the lengths of `pages_visited`. */
+  pageViews: number;
+  /** Sessions whose intent is `high` or `very_high`. */
+  highIntentSessions: number;
+  /** `null` when there are no sessions; see README "Purchase intent" for the rule. */
+  purchaseIntent: PurchaseIntent | null;
+  /** Distinct matched signals, sorted. */
+  signals: string[];
+  /** ISO 8601 UTC with ms: min start_time over sessions and LinkedIn engagement. */
+  firstSeen: string;
+  /** ISO 8601 UTC with ms: max end_time of sessions, max start_time of LinkedIn engagement. */
+  lastSeen: string;
+  /** Source of the earliest session (by start_time). */
+  firstSession: SessionSource | null;
+  /** Source of the latest session (by start_time). */
+  latestSession: SessionSource | null;
+  linkedin: {
+    impressions: number;
+    clicks: number;
+    likes: number;
+    shares: number;
+    comments: number;
+  };
+}
+
+export interface CompanyAggregate extends ActivityAggregate {
+  domain: string;
+  name: string | null;
+  industry: string | null;
+  /** Distinct `visitor_id`. */
+  visitors: number;
+  /** Distinct contacts observed for the company. */
+  identifiedContacts: number;
+}
+
+export interface ContactAggregate extends ActivityAggregate {
+  email: string;
+  name: string | null;
+  title: string | null;
+  companyDomain: string;
+  /** Geo-location of the latest session. */
+  city: string | null;
+  state: string | null;
+  country: string | null;
+}
+
+export interface ObservedCompany {
+  company: CompanyAggregate;
+  /** Every contact of the company, most recently seen first. */
+  contacts: ContactAggregate[];
+}
+
+/** One line (or item) that `ingest` refused, and why. */
+export interface IngestRejection {
+  /** 1-based position in the input: the line number of an NDJSON file. */
+  line: number;
+  reason: string;
+}
+
+export interface IngestResult {
+  /** Events stored for the first time. */
+  ingested: number;
+  /** Events already stored with identical content (nothing changed). */
+  unchanged: number;
+  /** Events whose id was stored with different content: the new version replaced the old one. */
+  replaced: number;
+  /** Malformed items, with their position and reason; nothing of them was stored. */
+  rejected: IngestRejection[];
+}
+
+export interface IngestOptions {
+  /** Events per transaction (default 1000). A batch is stored whole or not at all. */
+  batchSize?: number;
+  /** Called after each committed batch with the running counts. */
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+export interface IngestProgress {
+  /** Items read so far (lines, for NDJSON). */
+  read: number;
+  ingested: number;
+  unchanged: number;
+  replaced: number;
+  rejected: number;
+}
+
+export interface LookupQuery {
+  workspace: string;
+  /** Normalised email (see `normalizeEmail`). Takes precedence over `domain`. */
+  email?: string;
+  /** Normalised domain (see `normalizeDomain`). */
+  domain?: string;
+  includeActivity?: boolean;
+}
+
+/** The body of a successful lookup, exactly as sent on the wire (spec sections 2.1-2.4). */
+export interface LookupResult {
+  company: {
+    domain: string;
+    name: string | null;
+    industry: string | null;
+    service_sessions: number;
+    service_visitors: number;
+    service_first_seen: string;
+    service_last_seen: string;
+    service_purchase_intent: PurchaseIntent;
+  };
+  contacts: Array<{
+    email: string;
+    name: string | null;
+    title: string | null;
+    service_sessions: number;
+    service_first_seen: string;
+    service_last_seen: string;
+    site_activity?: Array<{
+      active_time: number;
+      start_time: string;
+      end_time: string;
+      pages_visited: string[];
+      signals: string[];
+      referrer: string;
+      intent: PurchaseIntent;
+      city: string | null;
+      state: string | null;
+      country: string | null;
+    }>;
+    linkedin_activity?: Array<{
+      start_time: string;
+      linkedin_impressions: number;
+      linkedin_clicks: number;
+      linkedin_likes: number;
+      linkedin_shares: number;
+      linkedin_comments: number;
+    }>;
+  }>;
+}
+
+/** Where observed activity lives. One SQL implementation backs PGlite and PostgreSQL. */
+export interface LookupStore {
+  /**
+   * Stores events (objects, or NDJSON lines as strings; blank strings are skipped) and keeps the
+   * aggregates current, one transaction per batch. Idempotent per `(workspace, type, id)`.
+   */
+  ingest(
+    events: Iterable<unknown> | AsyncIterable<unknown>,
+    options?: IngestOptions,
+  ): Promise<IngestResult>;
+  /** The lookup answer, or `null` when nothing matching was observed in the workspace. */
+  lookup(query: LookupQuery): Promise<LookupResult | null>;
+  /** Every observed company of a workspace (default `'default'`) with its contacts, ordered by domain, read in pages. */
+  readAggregates(options?: { workspace?: string }): AsyncIterable<ObservedCompany>;
+  close(): Promise<void>;
+}
