@@ -54,6 +54,7 @@ const AUTO_ORDER: readonly KeyTransport[] = ['bearer', 'header', 'body'];
 const TRANSPORTS: readonly string[] = ['auto', ...AUTO_ORDER];
 const KEY_PREFIX = 'sk_live_';
 const MAX_TIMER_MS = 2_147_483_647;
+const CLIENT = `@service/lookup-client/${VERSION}`;
 
 /** A retry budget shared by every transport tried within one call. */
 interface Budget {
@@ -67,7 +68,7 @@ export class LookupClient {
   readonly #timeout: number;
   readonly #maxRetries: number;
   readonly #fetch: FetchFunction;
-  readonly #headers: Record<string, string>;
+  readonly #headers: Headers;
   /** Under `'auto'`: the first transport the lookup itself answered through, kept for the client's life. */
   #workingTransport: KeyTransport | undefined;
 
@@ -100,13 +101,13 @@ export class LookupClient {
     this.#timeout = checkedTimeout(options.timeout ?? 30_000);
     this.#maxRetries = checkedMaxRetries(options.maxRetries ?? 2);
     this.#fetch = fetchFunction;
-    this.#headers = {
+    this.#headers = new Headers({
       'content-type': 'application/json',
       accept: 'application/json',
-      'user-agent': `@service/lookup-client/${VERSION}`,
+      'user-agent': CLIENT,
       ...options.headers,
-      'x-service-client': `@service/lookup-client/${VERSION}`,
-    };
+    });
+    this.#headers.set('x-service-client', CLIENT);
   }
 
   /** Looks up a contact by `email` or a company by `domain`. */

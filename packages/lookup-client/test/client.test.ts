@@ -1,0 +1,167 @@
+/** Construction, what a request looks like on the wire, and the two response shapes (real HTTP). */
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  ConfigurationError,
+  LookupClient,
+  type LookupClientOptions,
+  VERSION,
+} from '../src/index.js';
+import { KEY, lookupBody, lookupBodyWithActivity } from './support/fixtures.js';
+import { sendJson, startServer, type TestServer } from './support/http-server.js';
+
+const baseUrl = 'https://lookup.example.com';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+});
+
+function constructionError(options: LookupClientOptions): unknown {
+  try {
+    new LookupClient(options);
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('construction', () => {
+  it('reads the key from SERVICE_SECRET_KEY when none is passed', () => {
+    vi.stubEnv('SERVICE_SECRET_KEY', KEY);
+    expect(() => new LookupClient({ baseUrl })).not.toThrow();
+  });
+
+  it('refuses a missing key before any request', () => {
+    vi.stubEnv('SERVICE_SECRET_KEY', undefined);
+    const error = constructionError({ baseUrl });
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ name: 'ConfigurationError', code: 'configuration_error' });
+    expect((error as Error).message).toContain('SERVICE_SECRET_KEY');
+  });
+
+  it.each(['pk_live_abc123', 'sk_test_abc123', ' sk_live_abc123', 'sk_live_'])(
+    'refuses %j, without echoing it',
+    (secretKey) => {
+      const error = constructionError({ secretKey, baseUrl });
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toContain('sk_live_');
+      expect((error as Error).message).not.toContain('abc123');
+    },
+  );
+
+  it.each([
+    [{ baseUrl: 'lookup.example.com' }, 'baseUrl'],
+    [{ baseUrl: 'ftp://lookup.example.com' }, 'baseUrl'],
+    [{ baseUrl, timeout: 0 }, 'timeout'],
+    [{ baseUrl, timeout: Number.NaN }, 'timeout'],
+    [{ baseUrl, maxRetries: -1 }, 'maxRetries'],
+    [{ baseUrl, maxRetries: 1.5 }, 'maxRetries'],
+    [{ baseUrl, keyTransport: 'query' as never }, 'keyTransport'],
+  ])('refuses %j', (options, named) => {
+    const error = constructionError({ secretKey: KEY, ...options });
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toContain(named);
+  });
+});
+
+describe('in a browser', () => {
+  function pretendBrowser() {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+  }
+
+  it('refuses to run with a secret key', () => {
+    pretendBrowser();
+    const error = constructionError({ secretKey: KEY, baseUrl });
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toContain('dangerouslyAllowBrowser');
+  });
+
+  it('runs when dangerouslyAllowBrowser is true', () => {
+    pretendBrowser();
+    expect(
+      () => new LookupClient({ secretKey: KEY, baseUrl, dangerouslyAllowBrowser: true }),
+    ).not.toThrow();
+  });
+
+  it('a worker (no document) is not a browser', () => {
+    vi.stubGlobal('window', {});
+    expect(() => new LookupClient({ secretKey: KEY, baseUrl })).not.toThrow();
+  });
+});
+
+describe('on the wire', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer((request, response) => {
+      if (request.body.email === 'slow@acme.com') return; // never answers
+      sendJson(response, 200, request.body.includeActivity ? lookupBodyWithActivity : lookupBody);
+    });
+  });
+  afterAll(() => server.close());
+
+  it('POSTs JSON to {baseUrl}/api/service/lookup with the version headers', async () => {
+    const client = new LookupClient({
+      secretKey: KEY,
+      baseUrl: `${server.baseUrl}/gateway`,
+      headers: { 'x-tenant': 'acme', 'x-service-client': 'spoofed' },
+    });
+    await client.lookup({ domain: 'acme.com' });
+    const request = server.requests.at(-1);
+    const { version } = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    );
+    expect(VERSION).toBe(version);
+    expect(request).toMatchObject({
+      method: 'POST',
+      url: '/gateway/api/service/lookup',
+      body: { domain: 'acme.com', includeActivity: false },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'user-agent': `@service/lookup-client/${version}`,
+        'x-service-client': `@service/lookup-client/${version}`,
+        'x-tenant': 'acme',
+      },
+    });
+  });
+
+  it('sends both email and domain when given (the server prefers the email)', async () => {
+    const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
+    await client.lookup({ email: 'ada@acme.com', domain: 'acme.com' });
+    expect(server.requests.at(-1)?.body).toMatchObject({
+      email: 'ada@acme.com',
+      domain: 'acme.com',
+    });
+  });
+
+  it('returns contacts with activity only when asked', async () => {
+    const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
+    const plain = await client.lookup({ domain: 'acme.com' });
+    expect(plain).toEqual(lookupBody);
+    const detailed = await client.lookup({ domain: 'acme.com' }, { includeActivity: true });
+    expect(server.requests.at(-1)?.body).toMatchObject({ includeActivity: true });
+    expect(detailed.contacts[0]?.site_activity).toEqual(
+      lookupBodyWithActivity.contacts[0]?.site_activity,
+    );
+  });
+
+  it("an abort rejects with the caller's own reason, as fetch does", async () => {
+    const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
+    const controller = new AbortController();
+    const pending = client.lookup({ email: 'slow@acme.com' }, { signal: controller.signal });
+    const reason = new DOMException('The user left', 'AbortError');
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(pending).rejects.toBe(reason);
+  });
+
+  it('an AbortSignal.timeout bounds the whole call, rejecting with its TimeoutError DOMException', async () => {
+    const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
+    const pending = client.lookup({ email: 'slow@acme.com' }, { signal: AbortSignal.timeout(30) });
+    await expect(pending).rejects.toMatchObject({
+      name: 'TimeoutError',
+      constructor: DOMException,
+    });
+  });
+});

@@ -1,0 +1,57 @@
+/** A real node:http server on loopback that records what the client sent. */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  readonly method: string | undefined;
+  readonly url: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Record<string, unknown>;
+}
+
+/** Answers one request; leaving `response` unanswered makes the client wait. */
+export type Responder = (request: ReceivedRequest, response: ServerResponse) => void;
+
+export interface TestServer {
+  readonly baseUrl: string;
+  readonly requests: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startServer(respond: Responder): Promise<TestServer> {
+  const requests: ReceivedRequest[] = [];
+  const server = createServer(async (incoming, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const request = {
+      method: incoming.method,
+      url: incoming.url,
+      headers: incoming.headers,
+      body: text === '' ? {} : JSON.parse(text),
+    };
+    requests.push(request);
+    respond(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
