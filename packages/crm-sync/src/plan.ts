@@ -1,6 +1,530 @@
-import type { PlanSyncInput, SyncPlan } from './plan-types.js';
+/**
+ * The sync planner: decides, without talking to the org, which records get which field values,
+ * which are created and which feed posts are made, each with the reason it is there.
+ */
+import type { CompanyAggregate, ContactAggregate, ObservedCompany } from './aggregates.js';
+import { normalizeDomain, normalizeEmail, parseDomain } from './domain.js';
+import { CrmSyncError } from './errors.js';
+import {
+  type CrmFacts,
+  type SyncSubject,
+  toFieldValues,
+  type WriteOperation,
+} from './field-values.js';
+import type { CrmObject } from './objects.js';
+import { computePipelineStage, type PipelineStageResult } from './pipeline-stage.js';
+import {
+  type CreateStep,
+  type CrmSnapshot,
+  defaultExportSettings,
+  type ExportSettings,
+  type FeedPostStep,
+  type Motion,
+  type MotionAction,
+  motionActions,
+  type PlanStep,
+  type PlanSyncInput,
+  type SkipCode,
+  type SkipStep,
+  type SubjectRef,
+  type SyncFacts,
+  type SyncPlan,
+  type UpdateStep,
+} from './plan-types.js';
+import { timelineText } from './timeline.js';
 
+type Target =
+  | { readonly object: CrmObject; readonly id: string }
+  | { readonly object: CrmObject; readonly idempotencyKey: string };
+/** Where a company's data goes: an Account, a create in this plan, or nowhere (and why not). */
+type CompanyTarget =
+  | { readonly kind: 'record'; readonly target: Target }
+  | { readonly kind: 'none'; readonly code: SkipCode | null; readonly canCreate: boolean };
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string | null): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k === null) continue;
+    const group = groups.get(k);
+    if (group === undefined) groups.set(k, [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
+function checkMotions(motions: readonly Motion[]): void {
+  const problems: string[] = [];
+  const names = new Set<string>();
+  motions.forEach((motion, i) => {
+    if (typeof motion.name !== 'string' || motion.name.trim() === '')
+      problems.push(`motions[${i}].name is empty`);
+    else if (names.has(motion.name))
+      problems.push(`motions[${i}].name ${JSON.stringify(motion.name)} is used twice`);
+    names.add(motion.name);
+    for (const action of motion.actions ?? []) {
+      if (!motionActions.includes(action)) {
+        problems.push(
+          `motions[${i}].actions: ${JSON.stringify(action)} is not one of ${motionActions.join(', ')}`,
+        );
+      }
+    }
+  });
+  if (problems.length > 0) throw new CrmSyncError('invalid_input', 'Invalid motions', problems);
+}
+
+function anyOf(wanted: readonly string[] | undefined, have: readonly string[]): boolean {
+  return wanted === undefined || wanted.some((w) => have.includes(w));
+}
+
+/** Whether all of `motion`'s conditions hold for a person. */
+function motionMatches(
+  motion: Motion,
+  contact: ContactAggregate,
+  stage: PipelineStageResult | null,
+  personas: readonly string[],
+  icps: readonly string[],
+): boolean {
+  const c = motion.conditions;
+  return (
+    (c.pipelineStages === undefined ||
+      (stage !== null && c.pipelineStages.includes(stage.stage))) &&
+    (c.purchaseIntent === undefined ||
+      (contact.purchaseIntent !== null && c.purchaseIntent.includes(contact.purchaseIntent))) &&
+    anyOf(c.personas, personas) &&
+    anyOf(c.icps, icps) &&
+    anyOf(c.signals, contact.signals) &&
+    (c.minSessions === undefined || contact.sessions >= c.minSessions)
+  );
+}
+
+class Planner {
+  readonly updates: UpdateStep[] = [];
+  readonly accountCreates: CreateStep[] = [];
+  readonly personCreates: CreateStep[] = [];
+  readonly feedPosts: FeedPostStep[] = [];
+  readonly skips: SkipStep[] = [];
+  readonly createKeys = new Set<string>();
+  readonly seenDomains = new Set<string>();
+  readonly seenEmails = new Set<string>();
+  readonly accountsByDomain;
+  readonly contactsByEmail;
+  readonly leadsByEmail;
+  readonly opportunitiesByAccount;
+
+  constructor(
+    crm: CrmSnapshot,
+    readonly settings: ExportSettings,
+    readonly motions: readonly Motion[],
+    readonly facts: SyncFacts,
+  ) {
+    this.accountsByDomain = groupBy(crm.accounts, (a) =>
+      a.Website ? normalizeDomain(a.Website) : null,
+    );
+    this.contactsByEmail = groupBy(crm.contacts, (c) => (c.Email ? normalizeEmail(c.Email) : null));
+    this.leadsByEmail = groupBy(crm.leads, (l) => (l.Email ? normalizeEmail(l.Email) : null));
+    this.opportunitiesByAccount = groupBy(crm.opportunities ?? [], (o) => o.AccountId ?? null);
+  }
+
+  skip(
+    subject: SubjectRef,
+    code: SkipCode,
+    reason: string,
+    candidates: readonly string[] = [],
+  ): void {
+    this.skips.push({ type: 'skip', code, candidates, subject, reason });
+  }
+
+  values(subject: SyncSubject, object: CrmObject, operation: WriteOperation) {
+    return toFieldValues(subject, { object, operation, mappings: this.settings.mappings });
+  }
+
+  update(
+    subject: SubjectRef,
+    from: SyncSubject,
+    object: CrmObject,
+    id: string,
+    reason: string,
+  ): void {
+    if (!this.settings.updateExisting) {
+      this.skip(
+        subject,
+        'not-enabled',
+        `${object} ${id} matches, but 'Update existing Accounts and Leads' is off`,
+        [id],
+      );
+      return;
+    }
+    const fields = this.values(from, object, 'update');
+    if (Object.keys(fields).length === 0)
+      this.skip(subject, 'no-values', `${object} ${id} matches, but there is nothing to write`, [
+        id,
+      ]);
+    else this.updates.push({ type: 'update', object, id, fields, subject, reason });
+  }
+
+  create(step: Omit<CreateStep, 'type'>, into: CreateStep[]): Target {
+    // Keys are unique per plan: a subject observed twice is created once.
+    if (!this.createKeys.has(step.idempotencyKey)) {
+      this.createKeys.add(step.idempotencyKey);
+      into.push({ type: 'create', ...step });
+    }
+    return { object: step.object, idempotencyKey: step.idempotencyKey };
+  }
+
+  company(observed: ObservedCompany): {
+    target: CompanyTarget;
+    stage: PipelineStageResult | null;
+    domain: string;
+  } {
+    const { company } = observed;
+    const parsed = parseDomain(company.domain);
+    const domain = parsed.ok ? parsed.domain : company.domain;
+    const subject: SubjectRef = { kind: 'company', domain };
+    if (!parsed.ok) {
+      this.skip(
+        subject,
+        'invalid-domain',
+        `${JSON.stringify(company.domain)} has no registrable domain (${parsed.reason})`,
+      );
+      return {
+        target: { kind: 'none', code: 'invalid-domain', canCreate: false },
+        stage: null,
+        domain,
+      };
+    }
+    if (parsed.freeMail) {
+      this.skip(
+        subject,
+        'free-mail',
+        `${domain} is a free-mail domain: it identifies people, never a company`,
+      );
+      return { target: { kind: 'none', code: 'free-mail', canCreate: false }, stage: null, domain };
+    }
+    if (this.seenDomains.has(domain)) {
+      this.skip(
+        subject,
+        'duplicate-subject',
+        `${domain} was observed more than once; planned once`,
+      );
+      return {
+        target: { kind: 'none', code: 'duplicate-subject', canCreate: false },
+        stage: null,
+        domain,
+      };
+    }
+    this.seenDomains.add(domain);
+    const matches = this.accountsByDomain.get(domain) ?? [];
+    const facts: CrmFacts = { ...this.facts.companies?.[domain] };
+    const from: SyncSubject = { kind: 'company', company, facts };
+    if (matches.length > 1) {
+      const ids = matches.map((a) => a.Id);
+      this.skip(
+        subject,
+        'ambiguous',
+        `${ids.length} Accounts have the website domain ${domain}: nothing written to either`,
+        ids,
+      );
+      return { target: { kind: 'none', code: 'ambiguous', canCreate: false }, stage: null, domain };
+    }
+    const [account] = matches;
+    if (account !== undefined) {
+      const stage = computePipelineStage({
+        accountType: account.Type ?? null,
+        opportunities: (this.opportunitiesByAccount.get(account.Id) ?? []).map((o) => ({
+          isClosed: o.IsClosed,
+          isWon: o.IsWon,
+        })),
+      });
+      this.update(
+        subject,
+        from,
+        'Account',
+        account.Id,
+        `Account ${account.Id} has the website domain ${domain}`,
+      );
+      return {
+        target: { kind: 'record', target: { object: 'Account', id: account.Id } },
+        stage,
+        domain,
+      };
+    }
+    if (this.settings.createAccounts) {
+      const target = this.createAccount(company, null, 'export setting: create Accounts');
+      return { target: { kind: 'record', target }, stage: null, domain };
+    }
+    return { target: { kind: 'none', code: null, canCreate: true }, stage: null, domain };
+  }
+
+  /** A company with no Account that no step created one for is accounted for by a skip. */
+  settle(company: { target: CompanyTarget; domain: string }): void {
+    const { target, domain } = company;
+    if (target.kind === 'none' && target.canCreate && !this.createKeys.has(`Account:${domain}`)) {
+      this.skip(
+        { kind: 'company', domain },
+        'not-enabled',
+        `no Account has the website domain ${domain}, and no export setting or motion creates one`,
+      );
+    }
+  }
+
+  createAccount(company: CompanyAggregate, motion: string | null, reason: string): Target {
+    const domain = normalizeDomain(company.domain) ?? company.domain;
+    const facts: CrmFacts = { ...this.facts.companies?.[domain], motion };
+    return this.create(
+      {
+        object: 'Account',
+        fields: this.values({ kind: 'company', company, facts }, 'Account', 'create'),
+        idempotencyKey: `Account:${domain}`,
+        duplicateCheck: { object: 'Account', field: 'Website', value: domain },
+        links: {},
+        motion,
+        subject: { kind: 'company', domain },
+        reason: `no Account has the website domain ${domain}; ${reason}`,
+      },
+      this.accountCreates,
+    );
+  }
+
+  person(
+    observed: ObservedCompany,
+    contact: ContactAggregate,
+    company: { target: CompanyTarget; stage: PipelineStageResult | null; domain: string },
+  ): void {
+    const email = normalizeEmail(contact.email);
+    const subject: SubjectRef = {
+      kind: 'contact',
+      email: email ?? contact.email,
+      domain: company.domain,
+    };
+    if (email === null) {
+      this.skip(
+        subject,
+        'invalid-email',
+        `${JSON.stringify(contact.email)} is not an email address`,
+      );
+      return;
+    }
+    if (this.seenEmails.has(email)) {
+      this.skip(subject, 'duplicate-subject', `${email} was observed more than once; planned once`);
+      return;
+    }
+    this.seenEmails.add(email);
+    const personFacts = this.facts.contacts?.[email] ?? {};
+    const icps = this.facts.companies?.[company.domain]?.icps ?? [];
+    const matched = this.motions.filter((m) =>
+      motionMatches(m, contact, company.stage, personFacts.personas ?? [], icps),
+    );
+    const wanting = (action: MotionAction) =>
+      matched.find((m) => m.actions.includes(action)) ?? null;
+    const facts: CrmFacts = { ...personFacts };
+    const from: SyncSubject = { kind: 'contact', contact, company: observed.company, facts };
+
+    const record =
+      this.matchPerson(subject, email, from) ??
+      this.createPerson(subject, email, contact, observed, company, wanting);
+    for (const motion of matched.filter((m) => m.actions.includes('postTimeline'))) {
+      const target = record ?? (company.target.kind === 'record' ? company.target.target : null);
+      if (target === null) {
+        this.skip(
+          subject,
+          'no-record',
+          `motion '${motion.name}' posts a timeline, but ${email} has no CRM record to post on`,
+        );
+        continue;
+      }
+      this.feedPosts.push({
+        type: 'feedPost',
+        target,
+        text: timelineText(contact, motion.name),
+        motion: motion.name,
+        idempotencyKey: `FeedItem:${motion.name}:${email}:${contact.lastSeen}`,
+        subject,
+        reason: `motion '${motion.name}' matched and posts a session timeline`,
+      });
+    }
+  }
+
+  /** The record a person's data goes to, `null` when none exists, or `undefined` when skipped. */
+  matchPerson(subject: SubjectRef, email: string, from: SyncSubject): Target | undefined | null {
+    const leads = this.leadsByEmail.get(email) ?? [];
+    const converted = leads.filter((l) => l.IsConverted === true);
+    const contactIds = new Set((this.contactsByEmail.get(email) ?? []).map((c) => c.Id));
+    for (const lead of converted)
+      if (lead.ConvertedContactId) contactIds.add(lead.ConvertedContactId);
+    if (contactIds.size > 1) {
+      const ids = [...contactIds];
+      this.skip(
+        subject,
+        'ambiguous',
+        `${ids.length} Contacts match ${email}: nothing written to either`,
+        ids,
+      );
+      return undefined;
+    }
+    const [contactId] = contactIds;
+    if (contactId !== undefined) {
+      const via = converted.find((l) => l.ConvertedContactId === contactId);
+      const reason = via
+        ? `Lead ${via.Id} with email ${email} was converted to Contact ${contactId}`
+        : `Contact ${contactId} has the email ${email} (a Contact beats a Lead)`;
+      this.update(subject, from, 'Contact', contactId, reason);
+      return { object: 'Contact', id: contactId };
+    }
+    const open = leads.filter((l) => l.IsConverted !== true);
+    if (open.length > 1) {
+      const ids = open.map((l) => l.Id);
+      this.skip(
+        subject,
+        'ambiguous',
+        `${ids.length} Leads match ${email}: nothing written to either`,
+        ids,
+      );
+      return undefined;
+    }
+    const [lead] = open;
+    if (lead !== undefined) {
+      this.update(subject, from, 'Lead', lead.Id, `Lead ${lead.Id} has the email ${email}`);
+      return { object: 'Lead', id: lead.Id };
+    }
+    if (converted.length > 0) {
+      const ids = converted.map((l) => l.Id);
+      this.skip(
+        subject,
+        'converted-lead',
+        `Lead ${ids.join(', ')} with email ${email} was converted and its Contact is unknown: a converted Lead cannot be updated`,
+        ids,
+      );
+      return undefined;
+    }
+    return null;
+  }
+
+  createPerson(
+    subject: SubjectRef,
+    email: string,
+    contact: ContactAggregate,
+    observed: ObservedCompany,
+    company: { target: CompanyTarget; domain: string },
+    wanting: (action: MotionAction) => Motion | null,
+  ): Target | null {
+    const contactMotion = wanting('createAccountAndContact');
+    const leadMotion = wanting('createLead');
+    const personFacts = this.facts.contacts?.[email] ?? {};
+    const fieldsFor = (object: CrmObject, motion: Motion | null) =>
+      this.values(
+        {
+          kind: 'contact',
+          contact,
+          company: observed.company,
+          facts: { ...personFacts, motion: motion?.name ?? null },
+        },
+        object,
+        'create',
+      );
+    if (this.settings.createContacts || contactMotion !== null) {
+      const why = contactMotion
+        ? `motion '${contactMotion.name}' creates an Account and Contact`
+        : 'export setting: create Contacts';
+      let account = company.target.kind === 'record' ? company.target.target : null;
+      if (
+        account === null &&
+        contactMotion !== null &&
+        company.target.kind === 'none' &&
+        company.target.canCreate
+      ) {
+        account = this.createAccount(observed.company, contactMotion?.name ?? null, why);
+      }
+      if (account !== null) {
+        const links: Record<string, string> = {};
+        const fields = fieldsFor('Contact', contactMotion);
+        if ('id' in account) fields.AccountId = account.id;
+        else links.AccountId = account.idempotencyKey;
+        return this.create(
+          {
+            object: 'Contact',
+            fields,
+            idempotencyKey: `Contact:${email}`,
+            duplicateCheck: { object: 'Contact', field: 'Email', value: email },
+            links,
+            motion: contactMotion?.name ?? null,
+            subject,
+            reason: `no Contact or Lead has the email ${email}; ${why}`,
+          },
+          this.personCreates,
+        );
+      }
+      if (!this.settings.createLeads && leadMotion === null) {
+        this.skip(
+          subject,
+          'no-account',
+          `${why}, but ${company.domain} has no Account to attach a Contact to (${company.target.kind === 'none' && company.target.code !== null ? company.target.code : 'creating Accounts is off'})`,
+        );
+        return null;
+      }
+    }
+    if (this.settings.createLeads || leadMotion !== null) {
+      return this.create(
+        {
+          object: 'Lead',
+          fields: fieldsFor('Lead', leadMotion),
+          idempotencyKey: `Lead:${email}`,
+          duplicateCheck: { object: 'Lead', field: 'Email', value: email },
+          links: {},
+          motion: leadMotion?.name ?? null,
+          subject,
+          reason: `no Contact or Lead has the email ${email}; ${leadMotion ? `motion '${leadMotion.name}' creates a Lead` : 'export setting: create Leads'}`,
+        },
+        this.personCreates,
+      );
+    }
+    this.skip(
+      subject,
+      'not-enabled',
+      `no Contact or Lead has the email ${email}, and no export setting or motion creates one`,
+    );
+    return null;
+  }
+}
+
+/**
+ * Plans a sync: matches every observed company (by normalised website domain) and person (by
+ * email; a Contact beats a Lead) to CRM records, and says which get which field values, which are
+ * created, which feed posts are made, and which are skipped, each with its reason. Every observed
+ * company and person is accounted for by at least one step. Pure and deterministic: the same input
+ * gives the same plan. Throws `CrmSyncError` for invalid motions or mappings.
+ */
 export function planSync(input: PlanSyncInput): SyncPlan {
-  void input;
-  throw new Error('planSync: in progress');
+  const settings: ExportSettings = { ...defaultExportSettings, ...input.settings };
+  const motions = input.motions ?? [];
+  checkMotions(motions);
+  const planner = new Planner(input.crm, settings, motions, input.facts ?? {});
+  const observed = [...input.observed].sort((a, b) =>
+    a.company.domain < b.company.domain ? -1 : a.company.domain > b.company.domain ? 1 : 0,
+  );
+  for (const entry of observed) {
+    const company = planner.company(entry);
+    const contacts = [...entry.contacts].sort((a, b) =>
+      a.email < b.email ? -1 : a.email > b.email ? 1 : 0,
+    );
+    for (const contact of contacts) planner.person(entry, contact, company);
+    planner.settle(company);
+  }
+  const steps: PlanStep[] = [
+    ...planner.updates,
+    ...planner.accountCreates,
+    ...planner.personCreates,
+    ...planner.feedPosts,
+    ...planner.skips,
+  ];
+  return {
+    steps,
+    summary: {
+      updates: planner.updates.length,
+      creates: planner.accountCreates.length + planner.personCreates.length,
+      feedPosts: planner.feedPosts.length,
+      skips: planner.skips.length,
+      ambiguous: planner.skips.filter((s) => s.code === 'ambiguous').length,
+    },
+  };
 }
