@@ -1,0 +1,99 @@
+/**
+ * The public types, checked by the compiler (`pnpm --filter @service/lookup-client typecheck`
+ * covers this file): every `expectTypeOf` must hold and every `@ts-expect-error` line must fail.
+ * Nothing here sends a request.
+ */
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type Company,
+  type Contact,
+  type ContactWithActivity,
+  type KeyTransport,
+  type LookupApiError,
+  LookupClient,
+  type LookupClientOptions,
+  type LookupError,
+  type LookupErrorCode,
+  type LookupQuery,
+  type LookupResponse,
+  type LookupResponseWithActivity,
+  type ResponseValidationError,
+  type SiteSession,
+  type UnauthorizedError,
+} from '../src/index.js';
+
+const client = new LookupClient({
+  secretKey: 'sk_live_types',
+  baseUrl: 'https://lookup.example.com',
+});
+declare const maybe: boolean;
+
+describe('lookup', () => {
+  it('takes an email, a domain, or both, and nothing else', () => {
+    expectTypeOf(client.lookup).toBeCallableWith({ email: 'ada@acme.com' });
+    expectTypeOf(client.lookup).toBeCallableWith({ domain: 'acme.com' });
+    expectTypeOf(client.lookup).toBeCallableWith({ email: 'ada@acme.com', domain: 'acme.com' });
+    // @ts-expect-error neither email nor domain
+    expectTypeOf(client.lookup).toBeCallableWith({});
+    // @ts-expect-error an email must be a string
+    expectTypeOf(client.lookup).toBeCallableWith({ email: undefined });
+    // @ts-expect-error includeActivity is an option, not part of the query
+    expectTypeOf(client.lookup).toBeCallableWith({ includeActivity: true });
+    expectTypeOf<{ email: string }>().toExtend<LookupQuery>();
+    expectTypeOf<{ name: string }>().not.toExtend<LookupQuery>();
+  });
+
+  it('narrows the result on includeActivity', () => {
+    const plain = () => client.lookup({ domain: 'acme.com' });
+    const without = () => client.lookup({ domain: 'acme.com' }, { includeActivity: false });
+    const withActivity = () => client.lookup({ domain: 'acme.com' }, { includeActivity: true });
+    const either = () => client.lookup({ domain: 'acme.com' }, { includeActivity: maybe });
+    expectTypeOf(plain).returns.resolves.toEqualTypeOf<LookupResponse>();
+    expectTypeOf(without).returns.resolves.toEqualTypeOf<LookupResponse>();
+    expectTypeOf(withActivity).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
+    expectTypeOf(either).returns.resolves.toEqualTypeOf<
+      LookupResponse | LookupResponseWithActivity
+    >();
+  });
+
+  it('gives activity arrays only to contacts of a lookup with activity', () => {
+    expectTypeOf<LookupResponse['contacts'][number]>().toEqualTypeOf<Contact>();
+    expectTypeOf<
+      LookupResponseWithActivity['contacts'][number]
+    >().toEqualTypeOf<ContactWithActivity>();
+    expectTypeOf<ContactWithActivity['site_activity']>().toEqualTypeOf<SiteSession[]>();
+    // Loose objects keep unknown fields, so on a plain contact the name is there but untyped.
+    expectTypeOf<Contact['site_activity']>().toBeUnknown();
+    expectTypeOf<Company['service_purchase_intent']>().toEqualTypeOf<
+      'low' | 'medium' | 'high' | 'very_high'
+    >();
+  });
+});
+
+describe('options', () => {
+  it('needs a baseUrl and knows the key transports', () => {
+    expectTypeOf<LookupClientOptions['baseUrl']>().toEqualTypeOf<string | URL>();
+    expectTypeOf<NonNullable<LookupClientOptions['keyTransport']>>().toEqualTypeOf<
+      'auto' | KeyTransport
+    >();
+    // @ts-expect-error baseUrl is required
+    expectTypeOf<{ secretKey: string }>().toExtend<LookupClientOptions>();
+    // @ts-expect-error not a key transport
+    expectTypeOf<{ baseUrl: string; keyTransport: 'query' }>().toExtend<LookupClientOptions>();
+  });
+});
+
+describe('errors', () => {
+  it('carry what callers branch on', () => {
+    expectTypeOf<LookupError['code']>().toEqualTypeOf<LookupErrorCode>();
+    expectTypeOf<LookupError['status']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<LookupApiError['status']>().toEqualTypeOf<number>();
+    expectTypeOf<LookupApiError['headers']>().toEqualTypeOf<Headers>();
+    expectTypeOf<LookupError['requestId']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<UnauthorizedError['transportsTried']>().toEqualTypeOf<readonly KeyTransport[]>();
+    expectTypeOf<ResponseValidationError>().toExtend<LookupError>();
+    expectTypeOf<ResponseValidationError['issues'][number]['path']>().toEqualTypeOf<
+      PropertyKey[]
+    >();
+  });
+});
