@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { normalizeDomain, normalizeEmail } from './normalize.js';
+import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
 import type { PurchaseIntent } from './types.js';
 
 export const INTENTS = [
@@ -121,6 +121,13 @@ const nonEmpty = (s: string | null | undefined): string | null => {
   return t ? t : null;
 };
 
+/** Whether any string inside a JSON value is unstorable (NUL, lone surrogate). */
+function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return !isStorableText(value);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some(hasUnstorableText);
+}
+
 function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid event';
@@ -141,6 +148,8 @@ export function parseEvent(input: unknown): ParsedEvent {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, reason: 'an event must be a JSON object' };
   }
+  if (hasUnstorableText(value))
+    return { ok: false, reason: 'text contains NUL or an unpaired surrogate' };
   const parsed = eventSchema.safeParse(value);
   if (!parsed.success) return { ok: false, reason: describeIssue(parsed.error) };
   const e = parsed.data;

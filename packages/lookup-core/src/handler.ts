@@ -8,7 +8,7 @@ import { readBody } from './body.js';
 import { StoreUnavailableError } from './errors.js';
 import { type ErrorStatus, errorResponse, HttpError, jsonResponse } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
-import { normalizeDomain, normalizeEmail } from './normalize.js';
+import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
 import type { LookupQuery, LookupStore } from './types.js';
 
 export interface LookupHandlerOptions {
@@ -53,7 +53,8 @@ function optionalString(
 ): string | undefined {
   const value = own(body, field);
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > max) throw new HttpError(400);
+  if (typeof value !== 'string' || value.length > max || !isStorableText(value))
+    throw new HttpError(400);
   return value.trim() === '' ? undefined : value;
 }
 

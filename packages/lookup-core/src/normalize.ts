@@ -22,3 +22,8 @@ export function normalizeEmail(input: string): string | null {
   if (at < 1 || at === email.length - 1 || /\s/.test(email)) return null;
   return email;
 }
+
+/** PostgreSQL text cannot hold NUL or unpaired UTF-16 surrogates; such input is refused up front. */
+export function isStorableText(input: string): boolean {
+  return !/[\0\p{Cs}]/u.test(input);
+}

@@ -1,0 +1,13 @@
+// The lookup and ingest behaviour on a PostgreSQL server, in a database of its own.
+import { afterAll, describe } from 'vitest';
+import { openPostgresStore } from '../src/index.js';
+import { describeLookup } from './support/lookup-suite.js';
+import { createTestDatabase } from './support/postgres.js';
+
+const database = await createTestDatabase();
+
+describe.skipIf('skip' in database)('PostgreSQL store', () => {
+  if ('skip' in database) return;
+  afterAll(() => database.drop());
+  describeLookup(() => openPostgresStore({ connectionString: database.url }));
+});

@@ -1,0 +1,94 @@
+/**
+ * Two ways to reach a handler, so every behaviour row runs through both: a `Request` object
+ * handed to the handler, and a real node:http server on loopback reached with fetch.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { LookupHandler } from '../../src/index.js';
+import { toNodeListener } from '../../src/node.js';
+
+export interface Sent {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body, `undefined` when empty. */
+  body: unknown;
+}
+
+export interface RequestSpec {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  /** A value is sent as JSON; a string is sent as is. */
+  body?: unknown;
+}
+
+export interface Transport {
+  name: string;
+  send(spec: RequestSpec): Promise<Sent>;
+  close(): Promise<void>;
+}
+
+export const LOOKUP_PATH = '/api/service/lookup';
+
+function init(spec: RequestSpec): RequestInit {
+  const body =
+    spec.body === undefined
+      ? undefined
+      : typeof spec.body === 'string'
+        ? spec.body
+        : JSON.stringify(spec.body);
+  const headers: Record<string, string> =
+    body === undefined ? {} : { 'content-type': 'application/json' };
+  const result: RequestInit = {
+    method: spec.method ?? 'POST',
+    headers: { ...headers, ...spec.headers },
+  };
+  if (body !== undefined) result.body = body;
+  return result;
+}
+
+async function read(response: Response): Promise<Sent> {
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: text === '' ? undefined : JSON.parse(text),
+  };
+}
+
+export function requestTransport(handler: LookupHandler): Transport {
+  return {
+    name: 'Request object',
+    send: async (spec) =>
+      read(await handler(new Request(`http://lookup.test${spec.path ?? LOOKUP_PATH}`, init(spec)))),
+    close: async () => {},
+  };
+}
+
+export async function listen(handler: LookupHandler, options?: { bodyTimeoutMs?: number }) {
+  const server: Server = createServer(toNodeListener(handler, options));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function httpTransport(handler: LookupHandler): Promise<Transport> {
+  const running = await listen(handler);
+  return {
+    name: 'node:http on loopback',
+    send: async (spec) =>
+      read(await fetch(`${running.origin}${spec.path ?? LOOKUP_PATH}`, init(spec))),
+    close: running.close,
+  };
+}
