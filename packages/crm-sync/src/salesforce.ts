@@ -24,6 +24,17 @@ export {
   SalesforcePermissionError,
 } from './salesforce/errors.js';
 export {
+  type FieldChange,
+  type FieldResult,
+  type FieldSetupPlan,
+  type FieldSetupResult,
+  PERMISSION_REMEDY,
+  type Preflight,
+  planFieldSetup,
+  preflight,
+  setUpFields,
+} from './salesforce/fields.js';
+export {
   type AuthorizationRequest,
   createAuthorization,
   exchangeCode,
@@ -33,3 +44,23 @@ export {
   SCOPES,
   type TokenSet,
 } from './salesforce/oauth.js';
+export {
+  type CrmRead,
+  type CrmReadOptions,
+  describeFields,
+  invalidColumn,
+  type QueryPage,
+  queryAll,
+  type ReadOptions,
+  type ReadResult,
+  readCrm,
+  readRecords,
+} from './salesforce/reads.js';
+export {
+  type CreateOptions,
+  createRecord,
+  postFeedItem,
+  type UpdateRecordsOptions,
+  updateRecord,
+  updateRecords,
+} from './salesforce/writes.js';

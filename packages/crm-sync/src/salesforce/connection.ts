@@ -87,6 +87,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class SalesforceConnection {
   readonly apiVersion: string;
+  readonly retryPolicy: RetryPolicy;
   readonly stats: ConnectionStats = { calls: {}, retries: 0, refreshes: 0 };
   /** The org's API usage as last reported (`Sforce-Limit-Info`), if any call reported it. */
   usage: ApiUsage | undefined;
@@ -94,7 +95,6 @@ export class SalesforceConnection {
   #accessToken: string;
   readonly #refreshToken: string | undefined;
   readonly #client: OAuthClient | undefined;
-  readonly #retry: RetryPolicy;
   readonly #onRefresh: ConnectionOptions['onRefresh'];
   #refreshing: Promise<void> | undefined;
 
@@ -122,7 +122,7 @@ export class SalesforceConnection {
         `API version ${this.apiVersion} is not like 59.0`,
       );
     }
-    this.#retry = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 20_000, ...options.retry };
+    this.retryPolicy = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 20_000, ...options.retry };
     this.#onRefresh = options.onRefresh;
   }
 
@@ -266,8 +266,8 @@ export class SalesforceConnection {
       try {
         result = await attempt(token);
       } catch (error) {
-        if (retry < this.#retry.maxRetries && !label.startsWith('POST')) {
-          await this.#backoff(retry, null);
+        if (retry < this.retryPolicy.maxRetries && !label.startsWith('POST')) {
+          await this.backoff(retry, null);
           continue;
         }
         throw new SalesforceError(
@@ -287,8 +287,8 @@ export class SalesforceConnection {
         continue;
       }
       const retryable = result.res.status === 503 || RETRYABLE_CODES.has(result.errorCode ?? '');
-      if (retryable && retry < this.#retry.maxRetries) {
-        await this.#backoff(retry, result.res.headers.get('retry-after'));
+      if (retryable && retry < this.retryPolicy.maxRetries) {
+        await this.backoff(retry, result.res.headers.get('retry-after'));
         continue;
       }
       throw this.#error(label, result);
@@ -335,12 +335,16 @@ export class SalesforceConnection {
     );
   }
 
-  async #backoff(retry: number, retryAfter: string | null): Promise<void> {
+  /** Waits before retry number `retry` (0-based): exponential with full jitter, or Retry-After. */
+  async backoff(retry: number, retryAfter: string | null = null): Promise<void> {
     this.stats.retries += 1;
-    const exponential = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** retry);
+    const exponential = Math.min(
+      this.retryPolicy.maxDelayMs,
+      this.retryPolicy.baseDelayMs * 2 ** retry,
+    );
     const seconds = retryAfter === null ? Number.NaN : Number(retryAfter);
     const delay = Number.isFinite(seconds)
-      ? Math.min(this.#retry.maxDelayMs, seconds * 1000)
+      ? Math.min(this.retryPolicy.maxDelayMs, seconds * 1000)
       : Math.random() * exponential;
     await sleep(delay);
   }
@@ -378,8 +382,8 @@ export class SalesforceConnection {
           error instanceof SalesforceError &&
           error.errorCode === 'invalid_grant' &&
           CONCURRENT_REFRESH.test(error.message);
-        if (concurrent && attempt < this.#retry.maxRetries) {
-          await this.#backoff(attempt, null);
+        if (concurrent && attempt < this.retryPolicy.maxRetries) {
+          await this.backoff(attempt, null);
           continue;
         }
         if (error instanceof SalesforceError) {

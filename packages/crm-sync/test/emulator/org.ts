@@ -89,6 +89,7 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['Status', 'picklist'],
     ['IsConverted', 'boolean'],
     ['ConvertedContactId', 'reference'],
+    ['ConvertedAccountId', 'reference'],
     ['CreatedDate', 'datetime'],
     ['LastActivityDate', 'date'],
     ['LastModifiedDate', 'datetime'],

@@ -1,0 +1,297 @@
+/**
+ * Field setup (spec sections 2.5, 4.2, 5.2): check the connecting user's permissions, read what
+ * exists, upsert only missing or changed fields (at most 10 per Metadata call), then grant read
+ * and edit on the connecting user's profile only, for exactly the service's fields that lack it.
+ * A second run finds nothing to do and makes no Metadata call.
+ */
+import {
+  buildProfileFieldPermissionsRequest,
+  buildUpsertCustomFieldRequests,
+  type CrmObject,
+  type CustomFieldSpec,
+  chunk,
+  customFields,
+  escapeSoqlString,
+  METADATA_BATCH_LIMIT,
+  type MetadataError,
+  parseMetadataResults,
+} from '../index.js';
+import type { Identity, SalesforceConnection } from './connection.js';
+import { SalesforceError, SalesforcePermissionError } from './errors.js';
+import { describeFields, queryAll } from './reads.js';
+
+/** Spec section 5.2 item 5, in plain words. */
+export const PERMISSION_REMEDY =
+  'Reconnect with a System Administrator (or a profile cloned from Standard User with Modify All Data, Customize Application, and Manage Profiles and Permission Sets) and re-run the field setup (`service-crm fields apply`). Or have an admin deploy the fields with their own tooling: `service-crm fields export`.';
+
+export interface Preflight {
+  readonly identity: Identity;
+  readonly profileId: string;
+  readonly profileName: string;
+  /** The profile's Metadata API full name (Tooling), e.g. `Admin`. */
+  readonly profileFullName: string;
+  readonly permissions: {
+    readonly modifyAllData: boolean;
+    readonly customizeApplication: boolean;
+    readonly manageProfilesAndPermissionSets: boolean;
+  };
+  /** Object access from the global describe. */
+  readonly objects: Readonly<
+    Record<
+      'Account' | 'Contact' | 'Lead' | 'Opportunity',
+      { readonly read: boolean; readonly edit: boolean }
+    >
+  >;
+  /** What field setup would lack, in words; empty when it can run. */
+  readonly missing: readonly string[];
+}
+
+const quote = escapeSoqlString;
+
+/** Resolves the connecting user's profile and checks the permissions of section 5.2 item 4. */
+export async function preflight(connection: SalesforceConnection): Promise<Preflight> {
+  const identity = await connection.identity();
+  const [user] = await queryAll<{ ProfileId: string; Profile: { Name: string } | null }>(
+    connection,
+    `SELECT Id, ProfileId, Profile.Name FROM User WHERE Id = ${quote(identity.userId)}`,
+  );
+  if (!user) {
+    throw new SalesforcePermissionError(['Read on User and Profile'], PERMISSION_REMEDY);
+  }
+  const [profile] = await queryAll<{ FullName: string }>(
+    connection,
+    `SELECT Id, FullName FROM Profile WHERE Id = ${quote(user.ProfileId)}`,
+    { tooling: true },
+  );
+  const assignments = await queryAll<{ PermissionSet: Record<string, boolean> | null }>(
+    connection,
+    `SELECT PermissionSet.PermissionsModifyAllData, PermissionSet.PermissionsCustomizeApplication, PermissionSet.PermissionsManageProfilesPermissionsets FROM PermissionSetAssignment WHERE AssigneeId = ${quote(identity.userId)}`,
+  );
+  const has = (name: string) => assignments.some((a) => a.PermissionSet?.[name] === true);
+  const permissions = {
+    modifyAllData: has('PermissionsModifyAllData'),
+    customizeApplication: has('PermissionsCustomizeApplication'),
+    manageProfilesAndPermissionSets: has('PermissionsManageProfilesPermissionsets'),
+  };
+  const { body } = await connection.rest<{
+    sobjects: { name: string; queryable: boolean; updateable: boolean }[];
+  }>('GET', '/sobjects', { operation: 'describe' });
+  const access = (name: string) => {
+    const entry = body.sobjects.find((s) => s.name === name);
+    return { read: entry?.queryable === true, edit: entry?.updateable === true };
+  };
+  const objects = {
+    Account: access('Account'),
+    Contact: access('Contact'),
+    Lead: access('Lead'),
+    Opportunity: access('Opportunity'),
+  };
+  const missing = [
+    ...(permissions.modifyAllData ? [] : ['Modify All Data']),
+    ...(permissions.customizeApplication ? [] : ['Customize Application']),
+    ...(permissions.manageProfilesAndPermissionSets ? [] : ['Manage Profiles and Permission Sets']),
+    ...(['Account', 'Contact', 'Lead'] as const)
+      .filter((o) => !objects[o].edit)
+      .map((o) => `Edit on ${o}`),
+    ...(objects.Opportunity.read ? [] : ['Read on Opportunity']),
+    ...(profile ? [] : ['Read on the profile through the Tooling API']),
+  ];
+  return {
+    identity,
+    profileId: user.ProfileId,
+    profileName: user.Profile?.Name ?? '',
+    profileFullName: profile?.FullName ?? '',
+    permissions,
+    objects,
+    missing,
+  };
+}
+
+export interface FieldChange {
+  readonly field: CustomFieldSpec;
+  /** `created` for a missing field, else what differs (`label`, `length`...). */
+  readonly reason: 'missing' | 'changed';
+  readonly differences: readonly string[];
+}
+
+export interface FieldSetupPlan {
+  /** Fields to upsert (missing or different), in catalogue order. */
+  readonly upserts: readonly FieldChange[];
+  /** Fields whose read+edit must be granted on the connecting user's profile. */
+  readonly grants: readonly CustomFieldSpec[];
+  readonly profileFullName: string;
+  /** True when nothing would change. */
+  readonly upToDate: boolean;
+}
+
+const DESCRIBE_TYPE: Record<CustomFieldSpec['metadata']['type'], string> = {
+  Text: 'string',
+  LongTextArea: 'textarea',
+  Number: 'double',
+  DateTime: 'datetime',
+};
+
+function differences(
+  field: CustomFieldSpec,
+  described: Awaited<ReturnType<typeof describeFields>>[number],
+): string[] {
+  const out: string[] = [];
+  const { metadata } = field;
+  if (described.label !== field.label) out.push('label');
+  if (described.type !== DESCRIBE_TYPE[metadata.type]) out.push('type');
+  if (
+    (metadata.type === 'Text' || metadata.type === 'LongTextArea') &&
+    described.length !== metadata.length
+  )
+    out.push('length');
+  if (
+    metadata.type === 'Number' &&
+    (described.precision !== metadata.precision || described.scale !== metadata.scale)
+  ) {
+    out.push('precision/scale');
+  }
+  return out;
+}
+
+/** Compares the org with the catalogue (or `fields`): what field setup would change. */
+export async function planFieldSetup(
+  connection: SalesforceConnection,
+  options: { readonly fields?: readonly CustomFieldSpec[]; readonly preflight?: Preflight } = {},
+): Promise<FieldSetupPlan> {
+  const fields = options.fields ?? customFields;
+  const check = options.preflight ?? (await preflight(connection));
+  const objects = [...new Set(fields.map((f) => f.object))];
+  const described = new Map<CrmObject, Awaited<ReturnType<typeof describeFields>>>();
+  for (const object of objects) described.set(object, await describeFields(connection, object));
+  const upserts: FieldChange[] = [];
+  for (const field of fields) {
+    const existing = described
+      .get(field.object)
+      ?.find((f) => f.name.toLowerCase() === field.apiName.toLowerCase());
+    if (!existing) {
+      upserts.push({ field, reason: 'missing', differences: [] });
+      continue;
+    }
+    const diff = differences(field, existing);
+    if (diff.length > 0) upserts.push({ field, reason: 'changed', differences: diff });
+  }
+  const permissions = await queryAll<{
+    Field: string;
+    PermissionsRead: boolean;
+    PermissionsEdit: boolean;
+  }>(
+    connection,
+    `SELECT Field, PermissionsRead, PermissionsEdit FROM FieldPermissions WHERE Parent.ProfileId = ${quote(check.profileId)} AND SobjectType IN (${objects.map(quote).join(', ')})`,
+  );
+  const granted = new Set(
+    permissions
+      .filter((p) => p.PermissionsRead && p.PermissionsEdit)
+      .map((p) => p.Field.toLowerCase()),
+  );
+  const grants = fields.filter((f) => !granted.has(f.fullName.toLowerCase()));
+  return {
+    upserts,
+    grants,
+    profileFullName: check.profileFullName,
+    upToDate: upserts.length === 0 && grants.length === 0,
+  };
+}
+
+export interface FieldResult {
+  readonly fullName: string;
+  readonly ok: boolean;
+  /** true: created, false: updated, null: permission grant (no such flag). */
+  readonly created: boolean | null;
+  readonly errors: readonly MetadataError[];
+}
+
+export interface FieldSetupResult {
+  readonly plan: FieldSetupPlan;
+  /** One entry per upserted field. */
+  readonly fields: readonly FieldResult[];
+  /** One entry per field granted on the profile. */
+  readonly grants: readonly FieldResult[];
+  /** True when the run changed nothing (the org was already set up). */
+  readonly unchanged: boolean;
+  /** True when every upsert and grant succeeded. */
+  readonly ok: boolean;
+  readonly calls: { readonly upsertMetadata: number; readonly updateMetadata: number };
+}
+
+function metadataFailure(xml: string): SalesforceError | undefined {
+  const parsed = parseMetadataResults(xml);
+  if (parsed.ok) return undefined;
+  return new SalesforceError('soap_fault', `Metadata call failed: ${parsed.fault.faultString}`, {
+    errorCode: parsed.fault.exceptionCode ?? parsed.fault.faultCode,
+    body: xml,
+  });
+}
+
+/**
+ * Runs field setup: permission check (throws `SalesforcePermissionError` with the remedy),
+ * upserts of missing or changed fields in calls of at most 10, then one profile update granting
+ * read and edit on the fields that lack it. Failures are reported per field in the result.
+ */
+export async function setUpFields(
+  connection: SalesforceConnection,
+  options: { readonly fields?: readonly CustomFieldSpec[]; readonly dryRun?: boolean } = {},
+): Promise<FieldSetupResult> {
+  const check = await preflight(connection);
+  if (check.missing.length > 0)
+    throw new SalesforcePermissionError(check.missing, PERMISSION_REMEDY);
+  const plan = await planFieldSetup(connection, { ...options, preflight: check });
+  const calls = { upsertMetadata: 0, updateMetadata: 0 };
+  if (options.dryRun || plan.upToDate) {
+    return { plan, fields: [], grants: [], unchanged: plan.upToDate, ok: true, calls };
+  }
+  const apiVersion = connection.apiVersion;
+  const fieldResults: FieldResult[] = [];
+  const upsertFields = plan.upserts.map((u) => u.field);
+  // Envelopes are built per attempt: a refreshed session changes the SessionHeader.
+  for (const batch of chunk(upsertFields, METADATA_BATCH_LIMIT)) {
+    const xml = await connection.metadata('upsertMetadata', (sessionId) => {
+      const [request] = buildUpsertCustomFieldRequests(batch, { sessionId, apiVersion });
+      return request?.body ?? '';
+    });
+    calls.upsertMetadata += 1;
+    const failure = metadataFailure(xml);
+    if (failure) throw failure;
+    const parsed = parseMetadataResults(xml);
+    if (parsed.ok) {
+      for (const r of parsed.results) {
+        fieldResults.push({
+          fullName: r.fullName,
+          ok: r.success,
+          created: r.created,
+          errors: r.errors,
+        });
+      }
+    }
+  }
+  const failed = new Set(fieldResults.filter((r) => !r.ok).map((r) => r.fullName));
+  const toGrant = [...new Set([...plan.grants, ...upsertFields])].filter(
+    (f) => !failed.has(f.fullName),
+  );
+  const grants: FieldResult[] = [];
+  if (toGrant.length > 0) {
+    const xml = await connection.metadata(
+      'updateMetadata',
+      (sessionId) =>
+        buildProfileFieldPermissionsRequest(plan.profileFullName, toGrant, {
+          sessionId,
+          apiVersion,
+        }).body,
+    );
+    calls.updateMetadata += 1;
+    const failure = metadataFailure(xml);
+    if (failure) throw failure;
+    const parsed = parseMetadataResults(xml);
+    const profileErrors = parsed.ok ? parsed.results.flatMap((r) => r.errors) : [];
+    for (const field of toGrant) {
+      const errors = profileErrors.filter((e) => e.message.includes(field.fullName));
+      grants.push({ fullName: field.fullName, ok: errors.length === 0, created: null, errors });
+    }
+  }
+  const ok = fieldResults.every((r) => r.ok) && grants.every((g) => g.ok);
+  return { plan, fields: fieldResults, grants, unchanged: false, ok, calls };
+}

@@ -1,0 +1,142 @@
+/**
+ * Writes (spec section 4.2): create, update one, batch update through composite collections
+ * (at most 200 records per call, `allOrNone: false`, results per record), and Chatter feed
+ * posts. There is no delete: records are never deleted (section 4.2, rule 6).
+ */
+import {
+  type CompositeRequestError,
+  type CompositeSaveResult,
+  type CrmObject,
+  collectCompositeResults,
+  type FieldValues,
+  type RecordOutcome,
+  type RecordUpdate,
+  toCompositeUpdates,
+} from '../index.js';
+import type { SalesforceConnection } from './connection.js';
+import { SalesforceError } from './errors.js';
+
+export interface CreateOptions {
+  /**
+   * Let Lead assignment rules run on create (default true, Salesforce's own default). Set
+   * false to send `Sforce-Auto-Assign: FALSE` so the owner you set is kept.
+   */
+  readonly autoAssign?: boolean;
+}
+
+/** `POST /sobjects/<object>`: the new record's id. */
+export async function createRecord(
+  connection: SalesforceConnection,
+  object: CrmObject,
+  fields: FieldValues,
+  options: CreateOptions = {},
+): Promise<{ id: string }> {
+  const { body } = await connection.rest<{ id: string }>('POST', `/sobjects/${object}`, {
+    body: fields,
+    operation: 'create',
+    ...(options.autoAssign === false ? { headers: { 'sforce-auto-assign': 'FALSE' } } : {}),
+  });
+  return { id: body.id };
+}
+
+/** `PATCH /sobjects/<object>/<id>`. */
+export async function updateRecord(
+  connection: SalesforceConnection,
+  object: CrmObject,
+  id: string,
+  fields: FieldValues,
+): Promise<void> {
+  await connection.rest('PATCH', `/sobjects/${object}/${encodeURIComponent(id)}`, {
+    body: fields,
+    operation: 'update',
+  });
+}
+
+type CompositeResponse = readonly (CompositeSaveResult | CompositeRequestError)[];
+
+/** A refused request (4xx with Salesforce's error array) fails its records, not the whole run. */
+function refusal(error: unknown): CompositeResponse {
+  if (
+    error instanceof SalesforceError &&
+    error.code === 'request_failed' &&
+    Array.isArray(error.body) &&
+    error.body.length > 0
+  ) {
+    return error.body as CompositeRequestError[];
+  }
+  throw error;
+}
+
+export interface UpdateRecordsOptions {
+  /** Called after each composite call with the outcomes so far. */
+  readonly onBatch?: (outcomes: readonly RecordOutcome[]) => void;
+}
+
+/**
+ * `PATCH /composite/sobjects` in calls of at most 200 records, `allOrNone: false`. One outcome
+ * per record, in input order; records that failed with `UNABLE_TO_LOCK_ROW` are sent again
+ * (with backoff, up to the retry ceiling). A call refused as a whole fails its records with the
+ * request's error code; auth and API-limit errors are thrown.
+ */
+export async function updateRecords(
+  connection: SalesforceConnection,
+  updates: readonly RecordUpdate[],
+  options: UpdateRecordsOptions = {},
+): Promise<RecordOutcome[]> {
+  const outcomes: RecordOutcome[] = [];
+  for (const body of toCompositeUpdates(updates)) {
+    const response = await connection
+      .rest<CompositeResponse>('PATCH', '/composite/sobjects', { body, operation: 'composite' })
+      .then((r) => r.body, refusal);
+    let batch = collectCompositeResults([body], [response]);
+    for (let retry = 0; retry < connection.retryPolicy.maxRetries; retry++) {
+      const locked = new Set(
+        batch
+          .filter((o) => !o.ok && o.errors.some((e) => e.statusCode === 'UNABLE_TO_LOCK_ROW'))
+          .map((o) => o.id),
+      );
+      if (locked.size === 0) break;
+      await connection.backoff(retry);
+      const again = toCompositeUpdates(
+        body.records
+          .filter((r) => locked.has(r.id))
+          .map(({ attributes, id, ...fields }) => ({
+            object: attributes.type,
+            id,
+            fields: fields as FieldValues,
+          })),
+      );
+      const retried = new Map<string, RecordOutcome>();
+      for (const retryBody of again) {
+        const retryResponse = await connection
+          .rest<CompositeResponse>('PATCH', '/composite/sobjects', {
+            body: retryBody,
+            operation: 'composite',
+          })
+          .then((r) => r.body, refusal);
+        for (const o of collectCompositeResults([retryBody], [retryResponse])) retried.set(o.id, o);
+      }
+      batch = batch.map((o) => retried.get(o.id) ?? o);
+    }
+    outcomes.push(...batch);
+    options.onBatch?.(outcomes);
+  }
+  return outcomes;
+}
+
+/** `POST /chatter/feed-elements`: a text post on a record's feed; the feed item's id. */
+export async function postFeedItem(
+  connection: SalesforceConnection,
+  subjectId: string,
+  text: string,
+): Promise<{ id: string }> {
+  const { body } = await connection.rest<{ id: string }>('POST', '/chatter/feed-elements', {
+    body: {
+      feedElementType: 'FeedItem',
+      subjectId,
+      body: { messageSegments: [{ type: 'Text', text }] },
+    },
+    operation: 'feed',
+  });
+  return { id: body.id };
+}
