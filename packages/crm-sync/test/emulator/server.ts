@@ -14,6 +14,8 @@ export interface RecordedRequest {
   path: string;
   query: URLSearchParams;
   body: string;
+  /** Request headers, without `authorization`. */
+  headers: Record<string, string>;
   status: number;
   /** For Metadata SOAP calls: the operation and how many components it carried. */
   soap?: { operation: string; components: number };
@@ -196,6 +198,11 @@ export class Emulator {
       path: url.pathname,
       query: url.searchParams,
       body,
+      headers: Object.fromEntries(
+        Object.entries(req.headers)
+          .filter(([name]) => name !== 'authorization')
+          .map(([name, value]) => [name, String(value)]),
+      ),
       status: 0,
     };
     this.requests.push(record);
