@@ -227,7 +227,7 @@ export function toFieldValues(
   if ((subject.kind === 'company') !== (object === 'Account')) {
     throw new CrmSyncError(
       'invalid_input',
-      `A ${subject.kind} is written to ${subject.kind === 'company' ? 'an Account' : 'a Lead or Contact'}, not a ${object}`,
+      `A ${subject.kind} is written to ${subject.kind === 'company' ? 'an Account' : 'a Lead or Contact'}, not to ${object} records`,
     );
   }
   const targets = [

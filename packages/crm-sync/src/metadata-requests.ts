@@ -19,6 +19,8 @@ export const METADATA_BATCH_LIMIT = 10;
 /** The API version of the Metadata SOAP endpoint unless told otherwise (as the REST calls). */
 export const DEFAULT_API_VERSION = '59.0';
 
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+
 export interface MetadataRequestOptions {
   /** The OAuth access token, sent as the SOAP SessionHeader. */
   readonly sessionId: string;
@@ -72,7 +74,8 @@ function envelope(
   const { sessionId, apiVersion } = checkOptions(options);
   const root = create({ version: '1.0', encoding: 'UTF-8' })
     .ele(SOAP_ENV_NS, 'soapenv:Envelope')
-    .att('http://www.w3.org/2000/xmlns/', 'xmlns:xsi', XSI_NS);
+    .att(XMLNS_NS, 'xmlns', METADATA_NS)
+    .att(XMLNS_NS, 'xmlns:xsi', XSI_NS);
   root
     .ele(SOAP_ENV_NS, 'soapenv:Header')
     .ele(METADATA_NS, 'SessionHeader')
