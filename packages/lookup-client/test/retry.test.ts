@@ -14,6 +14,7 @@ import {
 } from '../src/index.js';
 import { KEY, lookupBody } from './support/fixtures.js';
 import { json, type Step, scriptedFetch } from './support/scripted-fetch.js';
+import { sentBy } from './support/sent-by.js';
 
 const START = Date.UTC(2026, 0, 5, 12, 0, 0);
 
@@ -119,15 +120,13 @@ describe('backoff', () => {
       keyTransport: 'auto',
     });
     expect(await run()).toBeInstanceOf(ServerError);
-    const sentBy = calls.map((call) =>
-      call.headers.has('authorization')
-        ? 'bearer'
-        : call.headers.has('x-service-secret-key')
-          ? 'header'
-          : 'body',
-    );
     // bearer: 503, retry 1 -> 401; header: 503, retry 2 -> 503, and the budget of 2 is spent.
-    expect(sentBy).toEqual(['bearer', 'bearer', 'header', 'header']);
+    expect(calls.map((call) => sentBy(call.headers))).toEqual([
+      'bearer',
+      'bearer',
+      'header',
+      'header',
+    ]);
   });
 });
 

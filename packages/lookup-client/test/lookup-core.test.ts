@@ -1,0 +1,146 @@
+/**
+ * The client against the real lookup: lookup-core's handler over an embedded store, served by
+ * node:http on loopback, optionally behind a gateway that strips key headers. Imports lookup-core
+ * from its source (a workspace dependency would make the two packages depend on each other).
+ */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createLookupHandler,
+  type LookupStore,
+  openEmbeddedStore,
+} from '../../lookup-core/src/index.js';
+import { toNodeListener } from '../../lookup-core/src/node.js';
+import { LookupClient, NotFoundError, UnauthorizedError } from '../src/index.js';
+import { sentBy } from './support/sent-by.js';
+
+const KEY = 'sk_live_integration_0123456789abcdef';
+
+function session(id: string, start: string, contact?: object) {
+  return {
+    type: 'session',
+    id,
+    company: { domain: 'acme.com', name: 'Acme', industry: 'Software' },
+    ...(contact && { contact }),
+    visitor_id: `v-${id}`,
+    start_time: start,
+    end_time: new Date(Date.parse(start) + 60_000).toISOString(),
+    active_time: 60,
+    pages_visited: ['/pricing'],
+    signals: ['pricing'],
+    referrer: 'https://www.google.com/',
+    intent: 'high',
+    city: 'Berlin',
+    state: null,
+    country: 'DE',
+  };
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A reverse proxy in front of `target` that drops the named request headers. */
+function gatewayStripping(target: string, dropped: string[]): Server {
+  return createServer((incoming, outgoing) => {
+    const headers = { ...incoming.headers };
+    for (const name of dropped) delete headers[name];
+    const upstream = httpRequest(
+      `${target}${incoming.url}`,
+      { method: incoming.method, headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    incoming.pipe(upstream);
+  });
+}
+
+let store: LookupStore;
+const servers: Server[] = [];
+let origin: string;
+
+beforeAll(async () => {
+  store = await openEmbeddedStore();
+  const result = await store.ingest([
+    session('s1', '2026-03-01T10:00:00.000Z', { email: 'ada@acme.com', name: 'Ada', title: 'CTO' }),
+    session('s2', '2026-03-02T10:00:00.000Z', { email: 'ada@acme.com', name: 'Ada', title: 'CTO' }),
+    session('s3', '2026-03-03T10:00:00.000Z'),
+  ]);
+  expect(result.rejected).toEqual([]);
+  const handler = createLookupHandler({ store, keys: [{ key: KEY }] });
+  const server = createServer(toNodeListener(handler));
+  servers.push(server);
+  origin = await listen(server);
+}, 30_000);
+
+afterAll(async () => {
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  await store?.close();
+});
+
+describe('against lookup-core', () => {
+  it('finds a contact by email, with activity when asked', async () => {
+    const client = new LookupClient({ secretKey: KEY, baseUrl: origin });
+    const plain = await client.lookup({ email: 'ada@acme.com' });
+    expect(plain.company).toMatchObject({ domain: 'acme.com', service_sessions: 3 });
+    expect(plain.contacts.map((contact) => contact.email)).toEqual(['ada@acme.com']);
+    expect(plain.contacts[0]).not.toHaveProperty('site_activity');
+
+    const detailed = await client.lookup({ email: 'ada@acme.com' }, { includeActivity: true });
+    expect(detailed.contacts[0]?.site_activity.map((entry) => entry.start_time)).toEqual([
+      '2026-03-02T10:00:00.000Z',
+      '2026-03-01T10:00:00.000Z',
+    ]);
+    expect(detailed.contacts[0]?.linkedin_activity).toEqual([]);
+  });
+
+  it('finds a company by domain', async () => {
+    const client = new LookupClient({ secretKey: KEY, baseUrl: origin, keyTransport: 'body' });
+    const result = await client.lookup({ domain: 'https://www.acme.com/pricing' });
+    expect(result.company.name).toBe('Acme');
+  });
+
+  it('answers an unseen email with NotFoundError', async () => {
+    const client = new LookupClient({ secretKey: KEY, baseUrl: origin });
+    await expect(client.lookup({ email: 'nobody@acme.com' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('answers a wrong key with UnauthorizedError after trying every transport', async () => {
+    const client = new LookupClient({ secretKey: `${KEY}x`, baseUrl: origin });
+    const error = await client.lookup({ domain: 'acme.com' }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect(error).toMatchObject({ transportsTried: ['bearer', 'header', 'body'] });
+  });
+
+  it.each([
+    [['authorization'], ['bearer', 'header']],
+    [
+      ['authorization', 'x-service-secret-key'],
+      ['bearer', 'header', 'body'],
+    ],
+  ])('gets through a gateway stripping %j', async (dropped, expectedTries) => {
+    const gateway = gatewayStripping(origin, dropped);
+    servers.push(gateway);
+    const tries: string[] = [];
+    const client = new LookupClient({
+      secretKey: KEY,
+      baseUrl: await listen(gateway),
+      fetch: (input, init) => {
+        tries.push(sentBy(init.headers));
+        return fetch(input, init);
+      },
+    });
+    await expect(client.lookup({ email: 'ada@acme.com' })).resolves.toMatchObject({
+      company: { domain: 'acme.com' },
+    });
+    await client.lookup({ email: 'ada@acme.com' });
+    expect(tries).toEqual([...expectedTries, expectedTries.at(-1)]);
+  });
+});
