@@ -1,4 +1,4 @@
-// The lookup and ingest behaviour on a PostgreSQL server, in a database of its own.
+// The lookup behaviour on a PostgreSQL server, in a database of its own.
 import { afterAll, describe } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
 import { describeLookup } from './support/lookup-suite.js';

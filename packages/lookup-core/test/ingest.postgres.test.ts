@@ -1,0 +1,13 @@
+// Ingest and the aggregates on a PostgreSQL server, in a database of its own.
+import { afterAll, describe } from 'vitest';
+import { openPostgresStore } from '../src/index.js';
+import { describeIngest } from './support/ingest-suite.js';
+import { createTestDatabase } from './support/postgres.js';
+
+const database = await createTestDatabase();
+
+describe.skipIf('skip' in database)('PostgreSQL store', () => {
+  if ('skip' in database) return;
+  afterAll(() => database.drop());
+  describeIngest(() => openPostgresStore({ connectionString: database.url }));
+});
