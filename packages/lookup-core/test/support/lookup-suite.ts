@@ -363,7 +363,7 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
 
       it('site_activity holds at most 10 sessions, most recent first', async () => {
         const body = await ok({ email: 'busy@busy.io', includeActivity: true });
-        const contact = body.contacts[0] as {
+        const contact = body.contacts[0] as unknown as {
           site_activity: Array<{ start_time: string }>;
           linkedin_activity: Array<{ start_time: string }>;
         };
