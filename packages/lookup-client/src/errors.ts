@@ -67,25 +67,24 @@ export class LookupApiError extends LookupError {
   override readonly name: string = 'LookupApiError';
   declare readonly status: number;
   declare readonly headers: Headers;
-  constructor(answer: Answer, code: LookupErrorCode = 'api_error', detail = '') {
-    super(`Lookup failed: ${answer.status} ${describe(answer.body)}${detail}`, code, answer);
+  constructor(answer: Answer, detail = '') {
+    super(`Lookup failed: ${answer.status} ${describe(answer.body)}${detail}`, 'api_error', answer);
   }
 }
 
 /** 400: the lookup needs an `email` or a `domain`. */
 export class InvalidInputError extends LookupApiError {
   override readonly name: string = 'InvalidInputError';
-  constructor(answer: Answer) {
-    super(answer, 'invalid_input');
-  }
+  override readonly code: LookupErrorCode = 'invalid_input';
 }
 
 /** 401: the key was refused by every transport tried (named in `transportsTried`). */
 export class UnauthorizedError extends LookupApiError {
   override readonly name: string = 'UnauthorizedError';
+  override readonly code: LookupErrorCode = 'unauthorized';
   readonly transportsTried: readonly KeyTransport[];
   constructor(answer: Answer, transportsTried: readonly KeyTransport[]) {
-    super(answer, 'unauthorized', ` (secret key sent by: ${transportsTried.join(', ')})`);
+    super(answer, ` (secret key sent by: ${transportsTried.join(', ')})`);
     this.transportsTried = transportsTried;
   }
 }
@@ -93,41 +92,33 @@ export class UnauthorizedError extends LookupApiError {
 /** 404: the service has not observed this email or domain (the lookup is not enrichment). */
 export class NotFoundError extends LookupApiError {
   override readonly name: string = 'NotFoundError';
-  constructor(answer: Answer) {
-    super(answer, 'not_found');
-  }
+  override readonly code: LookupErrorCode = 'not_found';
 }
 
 /** 429, after the retries allowed by `maxRetries`. `headers` holds `Retry-After`, if sent. */
 export class RateLimitError extends LookupApiError {
   override readonly name: string = 'RateLimitError';
-  constructor(answer: Answer) {
-    super(answer, 'rate_limited');
-  }
+  override readonly code: LookupErrorCode = 'rate_limited';
 }
 
 /** 5xx, after the retries allowed by `maxRetries`. */
 export class ServerError extends LookupApiError {
   override readonly name: string = 'ServerError';
-  constructor(answer: Answer) {
-    super(answer, 'server_error');
-  }
+  override readonly code: LookupErrorCode = 'server_error';
 }
 
 /** No answer: the connection failed (after retries). `cause` holds the runtime's error. */
 export class ConnectionError extends LookupError {
   override readonly name: string = 'ConnectionError';
-  constructor(message: string, options?: ErrorOptions, code: LookupErrorCode = 'connection_error') {
-    super(message, code, undefined, options);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, 'connection_error', undefined, options);
   }
 }
 
 /** No answer within `timeout` ms, on every attempt allowed by `maxRetries`. */
 export class TimeoutError extends ConnectionError {
   override readonly name: string = 'TimeoutError';
-  constructor(message: string) {
-    super(message, undefined, 'timeout');
-  }
+  override readonly code: LookupErrorCode = 'timeout';
 }
 
 /** The answer was a success but not the documented shape; no half-parsed data is returned. */

@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { schemas } from '../src/index.js';
-
-const company = {
-  domain: 'acme.com',
-  name: 'Acme',
-  industry: 'Software',
-  service_sessions: 3,
-  service_visitors: 2,
-  service_first_seen: '2026-01-02T03:04:05.000Z',
-  service_last_seen: '2026-01-03T03:04:05.000Z',
-  service_purchase_intent: 'high',
-};
-const contact = {
-  email: 'ada@acme.com',
-  name: 'Ada',
-  title: null,
-  service_sessions: 2,
-  service_first_seen: '2026-01-02T03:04:05.000Z',
-  service_last_seen: '2026-01-03T03:04:05.000Z',
-};
+import { company, contact } from './support/fixtures.js';
 
 describe('lookup response schema', () => {
   it('accepts a response and keeps fields it does not know', () => {
