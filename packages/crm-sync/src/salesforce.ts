@@ -2,6 +2,15 @@
  * `@service/crm-sync/salesforce`: connect to an org, set up the service's fields, read
  * Accounts/Contacts/Leads/Opportunities, write records and apply a plan of the core's planner.
  */
+
+export {
+  type ApplyOptions,
+  type ApplyProgress,
+  type ApplyResult,
+  applyPlan,
+  type StepOutcome,
+  type StepStatus,
+} from './salesforce/apply.js';
 export {
   type ConnectionOptions,
   type ConnectionStats,
@@ -34,6 +43,7 @@ export {
   preflight,
   setUpFields,
 } from './salesforce/fields.js';
+export { type ApplyJournal, fileJournal, memoryJournal, stepKey } from './salesforce/journal.js';
 export {
   type AuthorizationRequest,
   createAuthorization,

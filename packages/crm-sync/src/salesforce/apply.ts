@@ -1,0 +1,343 @@
+/**
+ * Executes a plan of the core's `planSync`: updates in composite calls of 200, creates (after a
+ * duplicate check, so a re-run never creates a second record), feed posts. Results come back
+ * step by step. Before the org's daily API limit the run stops cleanly, with what is left
+ * marked pending; a journal makes the next run resume where this one stopped.
+ */
+import {
+  COMPOSITE_BATCH_LIMIT,
+  type CreateStep,
+  type CrmObject,
+  chunk,
+  escapeSoqlString,
+  type FeedPostStep,
+  type FieldValues,
+  normalizeDomain,
+  type PlanStep,
+  type RecordError,
+  type SyncPlan,
+  type UpdateStep,
+} from '../index.js';
+import type { SalesforceConnection } from './connection.js';
+import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from './errors.js';
+import { type ApplyJournal, memoryJournal, stepKey } from './journal.js';
+import { queryAll } from './reads.js';
+import { createRecord, postFeedItem, updateRecords } from './writes.js';
+
+export type StepOutcome =
+  /** Written now (`id`: the record updated or created, or the feed item). */
+  | { readonly step: PlanStep; readonly status: 'written'; readonly id: string }
+  /** Done by an earlier run (journal) or already in the org (duplicate check): not written again. */
+  | {
+      readonly step: PlanStep;
+      readonly status: 'already-done';
+      readonly id: string;
+      readonly reason: string;
+    }
+  /** A skip step of the plan, or a step that cannot run (e.g. its linked record failed). */
+  | { readonly step: PlanStep; readonly status: 'skipped'; readonly reason: string }
+  | { readonly step: PlanStep; readonly status: 'failed'; readonly errors: readonly RecordError[] }
+  /** Dry run: would be written. */
+  | { readonly step: PlanStep; readonly status: 'planned' }
+  /** Not reached: the run stopped (API limit) before this step. */
+  | { readonly step: PlanStep; readonly status: 'pending' };
+
+export type StepStatus = StepOutcome['status'];
+
+export interface ApplyProgress {
+  readonly phase: 'update' | 'create' | 'feedPost';
+  /** Steps of all phases finished so far, and in all. */
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface ApplyOptions {
+  /** Write nothing and make no call: every write step comes back `planned`. */
+  readonly dryRun?: boolean;
+  readonly onProgress?: (progress: ApplyProgress) => void;
+  /** Remembers finished steps; pass a `fileJournal` to resume an interrupted run. */
+  readonly journal?: ApplyJournal;
+  /** Let Lead assignment rules run on create (default true); false sends `Sforce-Auto-Assign: FALSE`. */
+  readonly autoAssign?: boolean;
+  /**
+   * Stop when the org has this many API calls or fewer left today (default: 2% of the daily
+   * allocation, at least 50), so other integrations keep working.
+   */
+  readonly apiReserve?: number;
+}
+
+export interface ApplyResult {
+  /** One outcome per plan step, in plan order. */
+  readonly outcomes: readonly StepOutcome[];
+  readonly counts: Readonly<Record<StepStatus, number>>;
+  /** Set when the run stopped before the end; `pending` steps are left for the next run. */
+  readonly stopped?: {
+    readonly reason: 'api-limit';
+    readonly message: string;
+    readonly usage: ApiUsage | undefined;
+  };
+  readonly dryRun: boolean;
+}
+
+class Stop extends Error {}
+
+function reserveOf(usage: ApiUsage, reserve: number | undefined): number {
+  return reserve ?? Math.max(50, Math.ceil(usage.max * 0.02));
+}
+
+function limitMessage(usage: ApiUsage | undefined): string {
+  const used = usage
+    ? `${usage.used} of ${usage.max} API calls used in the last 24 hours`
+    : 'API limit reached';
+  return `Stopped before the org's daily API limit (${used}). Salesforce frees calls over a rolling 24 hours: run the same sync again in a few hours; finished steps are not written twice.`;
+}
+
+/** Applies `plan` to the org; see `ApplyOptions`. Auth errors are thrown; record errors are outcomes. */
+export async function applyPlan(
+  connection: SalesforceConnection,
+  plan: SyncPlan,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
+  const journal = options.journal ?? memoryJournal();
+  const outcomes = new Map<PlanStep, StepOutcome>();
+  const steps = plan.steps;
+  const total = steps.filter((s) => s.type !== 'skip').length;
+  let done = 0;
+  const progress = (phase: ApplyProgress['phase'], n: number) => {
+    done += n;
+    options.onProgress?.({ phase, done, total });
+  };
+  for (const step of steps) {
+    if (step.type === 'skip') outcomes.set(step, { step, status: 'skipped', reason: step.reason });
+  }
+  if (options.dryRun) {
+    for (const step of steps)
+      if (step.type !== 'skip') outcomes.set(step, { step, status: 'planned' });
+    return result(steps, outcomes, true);
+  }
+
+  // Usage is read fresh once (a stored connection may carry yesterday's figure), then kept
+  // current by the Sforce-Limit-Info header of every call.
+  let checked = false;
+  const guard = async () => {
+    const usage = checked && connection.usage ? connection.usage : await connection.limits();
+    checked = true;
+    if (usage.max - usage.used <= reserveOf(usage, options.apiReserve)) throw new Stop();
+  };
+  const createdIds = new Map<string, string>(); // idempotency key -> record id
+  let stopped: ApplyResult['stopped'];
+  try {
+    await applyUpdates(
+      connection,
+      steps.filter((s): s is UpdateStep => s.type === 'update'),
+      journal,
+      outcomes,
+      guard,
+      (n) => progress('update', n),
+    );
+    for (const step of steps) {
+      if (step.type !== 'create') continue;
+      await guard();
+      outcomes.set(
+        step,
+        await applyCreate(connection, step, journal, createdIds, outcomes, options),
+      );
+      progress('create', 1);
+    }
+    for (const step of steps) {
+      if (step.type !== 'feedPost') continue;
+      await guard();
+      outcomes.set(step, await applyFeedPost(connection, step, journal, createdIds));
+      progress('feedPost', 1);
+    }
+  } catch (error) {
+    if (!(error instanceof Stop || error instanceof SalesforceApiLimitError)) throw error;
+    stopped = {
+      reason: 'api-limit',
+      message: limitMessage(connection.usage),
+      usage: connection.usage,
+    };
+  }
+  for (const step of steps)
+    if (!outcomes.has(step)) outcomes.set(step, { step, status: 'pending' });
+  return result(steps, outcomes, false, stopped);
+}
+
+function result(
+  steps: readonly PlanStep[],
+  outcomes: Map<PlanStep, StepOutcome>,
+  dryRun: boolean,
+  stopped?: ApplyResult['stopped'],
+): ApplyResult {
+  const ordered = steps.map((s) => outcomes.get(s) as StepOutcome);
+  const counts: Record<StepStatus, number> = {
+    written: 0,
+    'already-done': 0,
+    skipped: 0,
+    failed: 0,
+    planned: 0,
+    pending: 0,
+  };
+  for (const o of ordered) counts[o.status] += 1;
+  return { outcomes: ordered, counts, dryRun, ...(stopped ? { stopped } : {}) };
+}
+
+async function applyUpdates(
+  connection: SalesforceConnection,
+  updates: readonly UpdateStep[],
+  journal: ApplyJournal,
+  outcomes: Map<PlanStep, StepOutcome>,
+  guard: () => Promise<void>,
+  progress: (n: number) => void,
+): Promise<void> {
+  const todo: UpdateStep[] = [];
+  for (const step of updates) {
+    if (journal.get(stepKey(step)) !== undefined) {
+      outcomes.set(step, {
+        step,
+        status: 'already-done',
+        id: step.id,
+        reason: 'written by an earlier run',
+      });
+    } else {
+      todo.push(step);
+    }
+  }
+  progress(updates.length - todo.length);
+  for (const batch of chunk(todo, COMPOSITE_BATCH_LIMIT)) {
+    await guard();
+    const results = await updateRecords(
+      connection,
+      batch.map((s) => ({ object: s.object, id: s.id, fields: s.fields })),
+    );
+    for (const [i, step] of batch.entries()) {
+      const outcome = results[i];
+      if (outcome?.ok) {
+        await journal.set(stepKey(step), step.id);
+        outcomes.set(step, { step, status: 'written', id: step.id });
+      } else {
+        outcomes.set(step, {
+          step,
+          status: 'failed',
+          errors: outcome && !outcome.ok ? outcome.errors : [],
+        });
+      }
+    }
+    progress(batch.length);
+  }
+}
+
+/** Finds the record an earlier run (or someone else) created for this step, if any. */
+async function findExisting(
+  connection: SalesforceConnection,
+  step: CreateStep,
+): Promise<string | undefined> {
+  const { object, field, value } = step.duplicateCheck;
+  if (field === 'Email') {
+    const rows = await queryAll<{ Id: string }>(
+      connection,
+      `SELECT Id FROM ${object} WHERE Email = ${escapeSoqlString(value)} LIMIT 2`,
+    );
+    return rows[0]?.Id;
+  }
+  // Websites are stored as URLs: narrow with LIKE, then compare registrable domains exactly.
+  const rows = await queryAll<{ Id: string; Website: string | null }>(
+    connection,
+    `SELECT Id, Website FROM ${object} WHERE Website LIKE ${escapeSoqlString(`%${value.replace(/[%_]/g, '')}%`)}`,
+  );
+  return rows.find((r) => r.Website && normalizeDomain(r.Website) === value)?.Id;
+}
+
+async function applyCreate(
+  connection: SalesforceConnection,
+  step: CreateStep,
+  journal: ApplyJournal,
+  createdIds: Map<string, string>,
+  outcomes: Map<PlanStep, StepOutcome>,
+  options: ApplyOptions,
+): Promise<StepOutcome> {
+  const key = stepKey(step);
+  const journaled = journal.get(key);
+  if (journaled !== undefined) {
+    createdIds.set(step.idempotencyKey, journaled);
+    return { step, status: 'already-done', id: journaled, reason: 'created by an earlier run' };
+  }
+  const fields: Record<string, FieldValues[string]> = { ...step.fields };
+  for (const [field, linkKey] of Object.entries(step.links)) {
+    const linked = createdIds.get(linkKey);
+    if (linked === undefined) {
+      const failedLink = [...outcomes.values()].some(
+        (o) =>
+          o.step.type === 'create' && o.step.idempotencyKey === linkKey && o.status === 'failed',
+      );
+      return {
+        step,
+        status: 'skipped',
+        reason: `${field} links to ${linkKey}, which ${failedLink ? 'failed' : 'was not created'}`,
+      };
+    }
+    fields[field] = linked;
+  }
+  try {
+    const existing = await findExisting(connection, step);
+    if (existing !== undefined) {
+      await journal.set(key, existing);
+      createdIds.set(step.idempotencyKey, existing);
+      return {
+        step,
+        status: 'already-done',
+        id: existing,
+        reason: `a ${step.object} with this ${step.duplicateCheck.field} exists`,
+      };
+    }
+    const { id } = await createRecord(connection, step.object, fields, {
+      ...(step.object === 'Lead' && options.autoAssign === false ? { autoAssign: false } : {}),
+    });
+    await journal.set(key, id);
+    createdIds.set(step.idempotencyKey, id);
+    return { step, status: 'written', id };
+  } catch (error) {
+    return failure(step, error);
+  }
+}
+
+function failure(step: PlanStep, error: unknown): StepOutcome {
+  if (error instanceof SalesforceError && error.code === 'request_failed') {
+    return {
+      step,
+      status: 'failed',
+      errors: [
+        {
+          statusCode: error.errorCode ?? String(error.status),
+          message: error.message,
+          fields: error.fields,
+        },
+      ],
+    };
+  }
+  throw error;
+}
+
+async function applyFeedPost(
+  connection: SalesforceConnection,
+  step: FeedPostStep,
+  journal: ApplyJournal,
+  createdIds: Map<string, string>,
+): Promise<StepOutcome> {
+  const key = stepKey(step);
+  const journaled = journal.get(key);
+  if (journaled !== undefined)
+    return { step, status: 'already-done', id: journaled, reason: 'posted by an earlier run' };
+  const target: { object: CrmObject; id?: string; idempotencyKey?: string } = step.target;
+  const subjectId = target.id ?? createdIds.get(target.idempotencyKey ?? '');
+  if (subjectId === undefined) {
+    return { step, status: 'skipped', reason: `the ${target.object} to post on was not created` };
+  }
+  try {
+    const { id } = await postFeedItem(connection, subjectId, step.text);
+    await journal.set(key, id);
+    return { step, status: 'written', id };
+  } catch (error) {
+    return failure(step, error);
+  }
+}

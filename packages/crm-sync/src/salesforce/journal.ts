@@ -1,0 +1,84 @@
+/**
+ * What an apply has written, by step key, so an interrupted run resumes where it stopped:
+ * written updates are not sent again, created records are not created again, posts are not
+ * posted twice. In memory by default; `fileJournal` keeps it in a file (mode 0600).
+ */
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { PlanStep } from '../index.js';
+
+export interface ApplyJournal {
+  /** The record or feed item id written for `key`, if this step was done before. */
+  get(key: string): string | undefined;
+  /** Remember that `key` was done, with the id it produced. */
+  set(key: string, id: string): void | Promise<void>;
+}
+
+export function memoryJournal(entries: Record<string, string> = {}): ApplyJournal & {
+  readonly entries: Record<string, string>;
+} {
+  const map = new Map(Object.entries(entries));
+  return {
+    get: (key) => map.get(key),
+    set: (key, id) => void map.set(key, id),
+    get entries() {
+      return Object.fromEntries(map);
+    },
+  };
+}
+
+/**
+ * A journal kept in a JSON file, rewritten atomically (temporary file, then rename) after every
+ * change, readable by the owner only. A missing file is an empty journal.
+ */
+export async function fileJournal(path: string): Promise<ApplyJournal> {
+  let entries: Record<string, string> = {};
+  try {
+    entries = JSON.parse(await readFile(path, 'utf8')) as Record<string, string>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const memory = memoryJournal(entries);
+  let writing = Promise.resolve();
+  return {
+    get: memory.get,
+    async set(key, id) {
+      memory.set(key, id);
+      const snapshot = JSON.stringify(memory.entries);
+      writing = writing.then(async () => {
+        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+        const temporary = `${path}.${process.pid}.tmp`;
+        await writeFile(temporary, snapshot, { mode: 0o600 });
+        await chmod(temporary, 0o600);
+        await rename(temporary, path);
+      });
+      await writing;
+    },
+  };
+}
+
+function digest(value: unknown): string {
+  const sorted = JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+        )
+      : v,
+  );
+  return createHash('sha256').update(sorted).digest('base64url').slice(0, 16);
+}
+
+/** The journal key of a step: equal across runs for the same write. */
+export function stepKey(step: PlanStep): string {
+  switch (step.type) {
+    case 'update':
+      return `update:${step.object}:${step.id}:${digest(step.fields)}`;
+    case 'create':
+      return `create:${step.idempotencyKey}`;
+    case 'feedPost':
+      return `feed:${step.idempotencyKey}`;
+    case 'skip':
+      return `skip:${digest(step.subject)}:${step.code}`;
+  }
+}

@@ -1,0 +1,178 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { PlanStep, SyncPlan } from '../../src/index.js';
+import { applyPlan, fileJournal, memoryJournal } from '../../src/salesforce.js';
+import { seedOrg } from '../emulator/seed.ts';
+import { connectTo, useEmulator } from './helpers.js';
+
+const env = useEmulator({ apiMax: 10_000 });
+
+/** A plan as planSync shapes it: updates, an Account and its Contact created, a post, a skip. */
+function planFor(accounts: readonly string[], tag: string): SyncPlan {
+  const domain = `${tag}-corp.com`;
+  const email = `jane@${domain}`;
+  const company = { kind: 'company', domain } as const;
+  const person = { kind: 'contact', email, domain } as const;
+  const steps: PlanStep[] = [
+    ...accounts.map(
+      (id, i): PlanStep => ({
+        type: 'update',
+        object: 'Account',
+        id,
+        fields: { Name: `${tag} ${i}` },
+        subject: { kind: 'company', domain: `company${i}.com` },
+        reason: 'update existing',
+      }),
+    ),
+    {
+      type: 'create',
+      object: 'Account',
+      fields: { Name: `${tag} Inc`, Website: `https://www.${domain}` },
+      idempotencyKey: `Account:${domain}`,
+      duplicateCheck: { object: 'Account', field: 'Website', value: domain },
+      links: {},
+      motion: 'New ICP visitor',
+      subject: company,
+      reason: 'motion',
+    },
+    {
+      type: 'create',
+      object: 'Contact',
+      fields: { LastName: 'Doe', Email: email },
+      idempotencyKey: `Contact:${email}`,
+      duplicateCheck: { object: 'Contact', field: 'Email', value: email },
+      links: { AccountId: `Account:${domain}` },
+      motion: 'New ICP visitor',
+      subject: person,
+      reason: 'motion',
+    },
+    {
+      type: 'feedPost',
+      target: { object: 'Contact', idempotencyKey: `Contact:${email}` },
+      text: 'Sessions: /pricing, /docs',
+      motion: 'New ICP visitor',
+      idempotencyKey: `timeline:${email}:1`,
+      subject: person,
+      reason: 'motion posts a timeline',
+    },
+    { type: 'skip', code: 'free-mail', candidates: [], subject: person, reason: 'free mail' },
+  ];
+  return {
+    steps,
+    summary: { updates: accounts.length, creates: 2, feedPosts: 1, skips: 1, ambiguous: 0 },
+  };
+}
+
+describe('applyPlan', () => {
+  it('writes updates in batches of 200, creates linked records, posts, and reports every step', async () => {
+    const { emulator } = env;
+    const { accounts } = seedOrg(emulator.org, { companies: 450 });
+    emulator.org.recordErrors.set(accounts[7] ?? '', {
+      statusCode: 'FIELD_CUSTOM_VALIDATION_EXCEPTION',
+      message: 'no',
+    });
+    const connection = connectTo(emulator);
+    const progress: number[] = [];
+    const plan = planFor(accounts, 'first');
+    const result = await applyPlan(connection, plan, { onProgress: (p) => progress.push(p.done) });
+    expect(result.counts).toEqual({
+      written: 452,
+      'already-done': 0,
+      skipped: 1,
+      failed: 1,
+      planned: 0,
+      pending: 0,
+    });
+    expect(connection.stats.calls.composite).toBe(3);
+    expect(progress.at(-1)).toBe(453);
+    const [contactOutcome, post] = result.outcomes.slice(-3);
+    expect(contactOutcome?.status).toBe('written');
+    const contact = emulator.org
+      .table('Contact')
+      .get(contactOutcome?.status === 'written' ? contactOutcome.id : '');
+    const account = [...emulator.org.table('Account').values()].find((a) => a.Name === 'first Inc');
+    expect(contact?.AccountId).toBe(account?.Id);
+    expect(post?.status).toBe('written');
+    expect(emulator.org.feed.at(-1)).toMatchObject({ subjectId: contact?.Id });
+    expect(result.outcomes[7]).toMatchObject({
+      status: 'failed',
+      errors: [{ statusCode: 'FIELD_CUSTOM_VALIDATION_EXCEPTION' }],
+    });
+    emulator.org.recordErrors.clear();
+  });
+
+  it('never creates a second record when the same plan runs again, even without the journal', async () => {
+    const { emulator } = env;
+    const { accounts } = seedOrg(emulator.org, { companies: 5 });
+    const connection = connectTo(emulator);
+    const plan = planFor(accounts, 'again');
+    const journal = memoryJournal();
+    await applyPlan(connection, plan, { journal });
+    const creates = () => emulator.count('POST', /\/sobjects\/(Account|Contact)$/);
+    const posts = () => emulator.count('POST', '/chatter/feed-elements');
+    const [createsBefore, postsBefore, patches] = [
+      creates(),
+      posts(),
+      emulator.count('PATCH', '/composite/sobjects'),
+    ];
+
+    const withJournal = await applyPlan(connection, plan, { journal });
+    expect(withJournal.counts['already-done']).toBe(5 + 2 + 1);
+    expect(emulator.count('PATCH', '/composite/sobjects')).toBe(patches);
+
+    const withoutJournal = await applyPlan(connection, plan);
+    expect(
+      withoutJournal.outcomes.filter((o) => o.step.type === 'create').map((o) => o.status),
+    ).toEqual(['already-done', 'already-done']);
+    expect(creates()).toBe(createsBefore);
+    expect(posts()).toBe(postsBefore + 1); // without a journal a post cannot be recognised
+  });
+
+  it('stops before the API limit with pending steps, and a re-run resumes writing each record once', async () => {
+    const { emulator } = env;
+    const { accounts } = seedOrg(emulator.org, { companies: 600 });
+    const connection = connectTo(emulator);
+    const dir = await mkdtemp(join(tmpdir(), 'crm-journal-'));
+    const path = join(dir, 'sync-journal.json');
+    const plan = planFor(accounts, 'resume');
+    // 10 000 max, reserve 50: leave room for the first two composite calls only.
+    emulator.setApiUsed(10_000 - 50 - 3);
+    const first = await applyPlan(connection, plan, {
+      journal: await fileJournal(path),
+      apiReserve: 50,
+    });
+    expect(first.stopped?.reason).toBe('api-limit');
+    expect(first.stopped?.message).toMatch(/run the same sync again/);
+    expect(first.counts.written).toBe(400);
+    expect(first.counts.pending).toBe(600 - 400 + 3);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+
+    emulator.setApiUsed(0); // the rolling window freed calls
+    const second = await applyPlan(connection, plan, {
+      journal: await fileJournal(path),
+      apiReserve: 50,
+    });
+    expect(second.stopped).toBeUndefined();
+    expect(second.counts).toMatchObject({ written: 200 + 3, 'already-done': 400, pending: 0 });
+    const sent = emulator.requests
+      .filter((r) => r.path.endsWith('/composite/sobjects') && r.status === 200)
+      .flatMap((r) => JSON.parse(r.body).records.map((x: { id: string; Name: string }) => x))
+      .filter((x: { Name: string }) => x.Name.startsWith('resume'));
+    expect(sent).toHaveLength(600);
+    expect(new Set(sent.map((x: { id: string }) => x.id)).size).toBe(600);
+    expect(Object.keys(JSON.parse(await readFile(path, 'utf8')))).toHaveLength(603);
+  });
+
+  it('makes no call at all on a dry run', async () => {
+    const { emulator } = env;
+    const { accounts } = seedOrg(emulator.org, { companies: 3 });
+    const connection = connectTo(emulator);
+    const before = emulator.requests.length;
+    const result = await applyPlan(connection, planFor(accounts, 'dry'), { dryRun: true });
+    expect(result.dryRun).toBe(true);
+    expect(result.counts).toMatchObject({ planned: 6, skipped: 1, written: 0 });
+    expect(emulator.requests.length).toBe(before);
+  });
+});
