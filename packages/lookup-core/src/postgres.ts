@@ -30,17 +30,24 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     : options.pool;
   // An idle client losing its server (restart, failover) must not crash the process; the pool
   // drops that client and the next query connects afresh.
-  const onIdleError = () => {};
-  pool.on('error', onIdleError);
+  const ignoreConnectionError = () => {};
+
+  pool.on('error', ignoreConnectionError);
   const db: Database = {
     ...queryable(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // A connection dropped mid-transaction surfaces as the failing query's error, not as a crash.
+      client.on('error', ignoreConnectionError);
+      const release = (error?: Error) => {
+        client.off('error', ignoreConnectionError);
+        client.release(error);
+      };
       try {
         await client.query('BEGIN');
         const result = await fn(queryable(client));
         await client.query('COMMIT');
-        client.release();
+        release();
         return result;
       } catch (error) {
         // A broken connection is destroyed rather than returned to the pool.
@@ -48,12 +55,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           () => undefined,
           (e: unknown) => e,
         );
-        client.release(rollback instanceof Error ? rollback : undefined);
+        release(rollback instanceof Error ? rollback : undefined);
         throw error;
       }
     },
     close: async () => {
-      pool.off('error', onIdleError);
+      pool.off('error', ignoreConnectionError);
       if (owned) await pool.end();
     },
   };
