@@ -320,9 +320,10 @@ class Planner {
     const facts: CrmFacts = { ...personFacts };
     const from: SyncSubject = { kind: 'contact', contact, company: observed.company, facts };
 
-    const record =
-      this.matchPerson(subject, email, from) ??
-      this.createPerson(subject, email, contact, observed, company, wanting);
+    const match = this.matchPerson(subject, email, from);
+    // An ambiguous or unroutable person gets nothing written anywhere, feed posts included.
+    if (match === 'skipped') return;
+    const record = match ?? this.createPerson(subject, email, contact, observed, company, wanting);
     for (const motion of matched.filter((m) => m.actions.includes('postTimeline'))) {
       const target = record ?? (company.target.kind === 'record' ? company.target.target : null);
       if (target === null) {
@@ -345,8 +346,8 @@ class Planner {
     }
   }
 
-  /** The record a person's data goes to, `null` when none exists, or `undefined` when skipped. */
-  matchPerson(subject: SubjectRef, email: string, from: SyncSubject): Target | undefined | null {
+  /** The record a person's data goes to, `null` when none exists, or `'skipped'` (with a skip step). */
+  matchPerson(subject: SubjectRef, email: string, from: SyncSubject): Target | 'skipped' | null {
     const leads = this.leadsByEmail.get(email) ?? [];
     const converted = leads.filter((l) => l.IsConverted === true);
     const contactIds = new Set((this.contactsByEmail.get(email) ?? []).map((c) => c.Id));
@@ -360,7 +361,7 @@ class Planner {
         `${ids.length} Contacts match ${email}: nothing written to either`,
         ids,
       );
-      return undefined;
+      return 'skipped';
     }
     const [contactId] = contactIds;
     if (contactId !== undefined) {
@@ -380,7 +381,7 @@ class Planner {
         `${ids.length} Leads match ${email}: nothing written to either`,
         ids,
       );
-      return undefined;
+      return 'skipped';
     }
     const [lead] = open;
     if (lead !== undefined) {
@@ -395,7 +396,7 @@ class Planner {
         `Lead ${ids.join(', ')} with email ${email} was converted and its Contact is unknown: a converted Lead cannot be updated`,
         ids,
       );
-      return undefined;
+      return 'skipped';
     }
     return null;
   }
