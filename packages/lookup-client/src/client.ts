@@ -20,33 +20,35 @@ import { VERSION } from './version.js';
 
 export interface LookupClientOptions {
   /** The server secret key (`sk_live_...`). Defaults to `process.env.SERVICE_SECRET_KEY`. */
-  secretKey?: string;
+  secretKey?: string | undefined;
   /** Where the service runs; the lookup is `POST {baseUrl}/api/service/lookup`. */
   baseUrl: string | URL;
   /** How the key travels. `'auto'` (default) falls back from bearer to header to body on 401. */
-  keyTransport?: KeyTransport | 'auto';
+  keyTransport?: KeyTransport | 'auto' | undefined;
   /** Milliseconds each attempt may take (headers and body). Default 30 000. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Further attempts after a connection error, timeout, 408, 409, 429 or 5xx. Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** The `fetch` to call. Default: the global `fetch`, looked up at each request. */
-  fetch?: FetchFunction;
+  fetch?: FetchFunction | undefined;
   /** Headers added to every request (the key's header is always the client's own). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Run in a browser even though the secret key is then exposed to the page's users. */
-  dangerouslyAllowBrowser?: boolean;
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
 
 /** Find a contact by email or a company by domain; with both, the server uses the email. */
-export type LookupQuery = { email: string; domain?: string } | { email?: string; domain: string };
+export type LookupQuery =
+  | { email: string; domain?: string | undefined }
+  | { email?: string | undefined; domain: string };
 
 export interface LookupRequestOptions {
   /** Include `site_activity` and `linkedin_activity` on every contact. Default false. */
-  includeActivity?: boolean;
+  includeActivity?: boolean | undefined;
   /** Aborting rejects the call with the signal's reason, as `fetch` does. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Per-attempt timeout for this call, in milliseconds. Default: the client's. */
-  timeout?: number;
+  timeout?: number | undefined;
 }
 
 const LOOKUP_PATH = 'api/service/lookup';

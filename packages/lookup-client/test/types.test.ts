@@ -33,6 +33,8 @@ describe('lookup', () => {
     expectTypeOf(client.lookup).toBeCallableWith({ email: 'ada@acme.com' });
     expectTypeOf(client.lookup).toBeCallableWith({ domain: 'acme.com' });
     expectTypeOf(client.lookup).toBeCallableWith({ email: 'ada@acme.com', domain: 'acme.com' });
+    // Optional fields take undefined too, for callers compiling with exactOptionalPropertyTypes.
+    expectTypeOf(client.lookup).toBeCallableWith({ email: 'ada@acme.com', domain: undefined });
     // @ts-expect-error neither email nor domain
     expectTypeOf(client.lookup).toBeCallableWith({});
     // @ts-expect-error an email must be a string
@@ -73,6 +75,10 @@ describe('lookup', () => {
 describe('options', () => {
   it('needs a baseUrl and knows the key transports', () => {
     expectTypeOf<LookupClientOptions['baseUrl']>().toEqualTypeOf<string | URL>();
+    expectTypeOf<{
+      baseUrl: string;
+      secretKey: string | undefined;
+    }>().toExtend<LookupClientOptions>();
     expectTypeOf<NonNullable<LookupClientOptions['keyTransport']>>().toEqualTypeOf<
       'auto' | KeyTransport
     >();
