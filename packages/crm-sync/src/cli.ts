@@ -1,3 +1,8 @@
 #!/usr/bin/env node
-// Placeholder, replaced by the service-crm command.
-console.log('service-crm');
+// The service-crm command: see src/cli/main.ts.
+import { main } from './cli/main.js';
+import { processIo } from './cli/output.js';
+
+void main(process.argv.slice(2), processIo()).then((code) => {
+  process.exitCode = code;
+});

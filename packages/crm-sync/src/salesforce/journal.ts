@@ -4,24 +4,28 @@
  * posted twice. In memory by default; `fileJournal` keeps it in a file (mode 0600).
  */
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { PlanStep } from '../index.js';
+import { writePrivateFile } from './private-file.js';
 
 export interface ApplyJournal {
   /** The record or feed item id written for `key`, if this step was done before. */
   get(key: string): string | undefined;
   /** Remember that `key` was done, with the id it produced. */
   set(key: string, id: string): void | Promise<void>;
+  /** Forget everything (a finished run: the next one starts afresh). */
+  clear?(): void | Promise<void>;
 }
 
 export function memoryJournal(entries: Record<string, string> = {}): ApplyJournal & {
   readonly entries: Record<string, string>;
+  clear(): void;
 } {
   const map = new Map(Object.entries(entries));
   return {
     get: (key) => map.get(key),
     set: (key, id) => void map.set(key, id),
+    clear: () => map.clear(),
     get entries() {
       return Object.fromEntries(map);
     },
@@ -46,13 +50,12 @@ export async function fileJournal(path: string): Promise<ApplyJournal> {
     async set(key, id) {
       memory.set(key, id);
       const snapshot = JSON.stringify(memory.entries);
-      writing = writing.then(async () => {
-        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-        const temporary = `${path}.${process.pid}.tmp`;
-        await writeFile(temporary, snapshot, { mode: 0o600 });
-        await chmod(temporary, 0o600);
-        await rename(temporary, path);
-      });
+      writing = writing.then(() => writePrivateFile(path, snapshot));
+      await writing;
+    },
+    async clear() {
+      memory.clear();
+      writing = writing.then(() => writePrivateFile(path, '{}'));
       await writing;
     },
   };

@@ -1,0 +1,260 @@
+/** The commands that work on a connected org: fields plan|apply|export, stage, sync. */
+import { createReadStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  type CrmAccount,
+  type CrmOpportunity,
+  computePipelineStage,
+  customFields,
+  type ObservedCompany,
+  type PlanStep,
+  planSync,
+  toSourceFormat,
+} from '../index.js';
+import { applyPlan } from '../salesforce/apply.js';
+import type { SalesforceConnection } from '../salesforce/connection.js';
+import { planFieldSetup, setUpFields } from '../salesforce/fields.js';
+import { fileJournal } from '../salesforce/journal.js';
+import { readCrm, readRecords } from '../salesforce/reads.js';
+import type { SyncConfig } from './config.js';
+import { bar, CliError, EXIT, type ExitCode, type Io } from './output.js';
+
+export async function fieldsPlan(
+  connection: SalesforceConnection,
+  io: Io,
+  json: boolean,
+): Promise<ExitCode> {
+  const plan = await planFieldSetup(connection);
+  if (json) {
+    io.out(
+      JSON.stringify({
+        upToDate: plan.upToDate,
+        upserts: plan.upserts.map((u) => ({
+          field: u.field.fullName,
+          reason: u.reason,
+          differences: u.differences,
+        })),
+        grants: plan.grants.map((g) => g.fullName),
+        profile: plan.profileFullName,
+      }),
+    );
+    return EXIT.ok;
+  }
+  if (plan.upToDate) {
+    io.out(
+      `Fields are up to date: ${customFields.length} fields exist and profile ${plan.profileFullName} can read and edit them. Nothing to change.`,
+    );
+    return EXIT.ok;
+  }
+  for (const u of plan.upserts) {
+    io.out(
+      `${u.reason === 'missing' ? 'create' : 'update'} ${u.field.fullName}${u.differences.length ? ` (${u.differences.join(', ')})` : ''}`,
+    );
+  }
+  if (plan.grants.length > 0)
+    io.out(`grant read+edit on ${plan.grants.length} fields to profile ${plan.profileFullName}`);
+  io.out(
+    `${plan.upserts.length} fields to upsert, ${plan.grants.length} to grant. Run \`service-crm fields apply\` to apply.`,
+  );
+  return EXIT.ok;
+}
+
+export async function fieldsApply(
+  connection: SalesforceConnection,
+  io: Io,
+  json: boolean,
+): Promise<ExitCode> {
+  const result = await setUpFields(connection);
+  if (json)
+    io.out(
+      JSON.stringify({
+        unchanged: result.unchanged,
+        ok: result.ok,
+        calls: result.calls,
+        fields: result.fields,
+        grants: result.grants,
+      }),
+    );
+  else if (result.unchanged) io.out('Fields are up to date: no changes.');
+  else {
+    const created = result.fields.filter((f) => f.ok && f.created).length;
+    const updated = result.fields.filter((f) => f.ok && f.created === false).length;
+    const granted = result.grants.filter((g) => g.ok).length;
+    io.out(
+      `Created ${created} fields, updated ${updated}, granted ${granted} on profile ${result.plan.profileFullName} (${result.calls.upsertMetadata} upsert calls, ${result.calls.updateMetadata} profile update).`,
+    );
+    for (const f of [...result.fields, ...result.grants].filter((r) => !r.ok)) {
+      io.out(
+        `failed ${f.fullName}: ${f.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
+      );
+    }
+  }
+  return result.ok ? EXIT.ok : EXIT.partial;
+}
+
+/** Writes the source-format files (fields, package.xml, permission set) under `dir`. */
+export async function fieldsExport(dir: string, io: Io): Promise<ExitCode> {
+  const files = toSourceFormat(customFields);
+  for (const file of files) {
+    const path = join(dir, file.path);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, file.contents);
+  }
+  io.out(
+    `Wrote ${files.length} files under ${dir}: deploy them with your own tooling (e.g. \`sf project deploy start --manifest ${join(dir, 'package.xml')}\`).`,
+  );
+  return EXIT.ok;
+}
+
+export async function stage(
+  connection: SalesforceConnection,
+  io: Io,
+  options: { account?: string | undefined; json: boolean },
+): Promise<ExitCode> {
+  const where = options.account ? [{ field: 'Id', value: options.account }] : [];
+  const accounts = (await readRecords<CrmAccount>(connection, 'Account', { where })).records;
+  if (options.account && accounts.length === 0) {
+    throw new CliError(
+      EXIT.usage,
+      `No Account with id ${options.account} is visible to the connected user`,
+    );
+  }
+  const opportunityWhere = options.account ? [{ field: 'AccountId', value: options.account }] : [];
+  const opportunities = (
+    await readRecords<CrmOpportunity>(connection, 'Opportunity', { where: opportunityWhere })
+  ).records;
+  const byAccount = new Map<string, CrmOpportunity[]>();
+  for (const o of opportunities)
+    byAccount.set(o.AccountId ?? '', [...(byAccount.get(o.AccountId ?? '') ?? []), o]);
+  const rows = accounts.map((a) => ({
+    id: a.Id,
+    name: a.Name ?? '',
+    ...computePipelineStage({
+      accountType: a.Type ?? null,
+      opportunities: (byAccount.get(a.Id) ?? []).map((o) => ({
+        isClosed: o.IsClosed,
+        isWon: o.IsWon,
+      })),
+    }),
+  }));
+  if (options.json) io.out(JSON.stringify(rows));
+  else for (const r of rows) io.out(`${r.id}  ${r.stage.padEnd(16)}  ${r.name}  (${r.reason})`);
+  return EXIT.ok;
+}
+
+async function* lines(path: string): AsyncIterable<string> {
+  const stream = createReadStream(path, 'utf8');
+  const opened = new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  try {
+    await opened;
+  } catch (error) {
+    throw new CliError(
+      EXIT.usage,
+      `Cannot read the events file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  yield* createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+}
+
+async function observe(path: string, workspace: string, io: Io): Promise<ObservedCompany[]> {
+  // Loaded here only: the store (PGlite) is needed by `sync` alone.
+  const { openEmbeddedStore } = await import('@service/lookup-core');
+  const store = await openEmbeddedStore();
+  try {
+    const ingested = await store.ingest(lines(path), {
+      onProgress: (p) => io.progress(`reading events: ${p.read} lines`),
+    });
+    for (const r of ingested.rejected.slice(0, 5))
+      io.err(`${path}:${r.line}: skipped: ${r.reason}`);
+    if (ingested.rejected.length > 5)
+      io.err(`... and ${ingested.rejected.length - 5} more lines skipped`);
+    const observed: ObservedCompany[] = [];
+    for await (const company of store.readAggregates({ workspace }))
+      observed.push(company as ObservedCompany);
+    return observed;
+  } finally {
+    await store.close();
+  }
+}
+
+export async function sync(
+  connection: SalesforceConnection,
+  io: Io,
+  options: { events: string; dryRun: boolean; json: boolean; journal: string; config: SyncConfig },
+): Promise<ExitCode> {
+  const { config } = options;
+  const observed = await observe(options.events, config.workspace, io);
+  const crm = await readCrm(connection, {
+    ownerSync: config.ownerSync,
+    unreadable: config.unreadable,
+  });
+  for (const [object, dropped] of Object.entries(crm.dropped)) {
+    if (dropped.length > 0)
+      io.err(`${object}: not readable by the connected user, left out: ${dropped.join(', ')}`);
+  }
+  const plan = planSync({
+    crm,
+    observed,
+    settings: config.settings,
+    motions: config.motions,
+    facts: config.facts,
+  });
+  const journal = options.dryRun ? undefined : await fileJournal(options.journal);
+  const result = await applyPlan(connection, plan, {
+    dryRun: options.dryRun,
+    autoAssign: config.autoAssign,
+    ...(journal ? { journal } : {}),
+    onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
+  });
+  // A finished run starts the next one afresh; a stopped one leaves the journal to resume from.
+  if (journal && !result.stopped) await journal.clear?.();
+  if (options.json) {
+    io.out(
+      JSON.stringify({
+        summary: plan.summary,
+        counts: result.counts,
+        stopped: result.stopped,
+        calls: connection.stats.calls,
+        outcomes: result.outcomes,
+      }),
+    );
+  } else {
+    if (options.dryRun) {
+      for (const o of result.outcomes)
+        io.out(
+          `${o.status === 'planned' ? 'would' : o.status}: ${describeStep(o.step)} (${o.step.reason})`,
+        );
+    }
+    for (const o of result.outcomes) {
+      if (o.status === 'failed')
+        io.out(
+          `failed: ${describeStep(o.step)}: ${o.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
+        );
+    }
+    const c = result.counts;
+    io.out(
+      `${options.dryRun ? 'Dry run: ' : ''}${c.written} written, ${c.planned} planned, ${c['already-done']} already done, ${c.skipped} skipped, ${c.failed} failed, ${c.pending} pending; ${connection.totalCalls} API calls.`,
+    );
+    if (result.stopped) io.err(result.stopped.message);
+  }
+  if (result.stopped) return EXIT.apiLimit;
+  return result.counts.failed > 0 ? EXIT.partial : EXIT.ok;
+}
+
+function describeStep(step: PlanStep): string {
+  switch (step.type) {
+    case 'update':
+      return `update ${step.object} ${step.id} (${Object.keys(step.fields).length} fields)`;
+    case 'create':
+      return `create ${step.object} ${step.idempotencyKey}`;
+    case 'feedPost':
+      return `post on ${step.target.object} ${'id' in step.target ? step.target.id : step.target.idempotencyKey}`;
+    case 'skip':
+      return `skip ${step.subject.kind === 'company' ? step.subject.domain : step.subject.email} [${step.code}]`;
+  }
+}

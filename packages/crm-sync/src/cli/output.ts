@@ -1,0 +1,65 @@
+/** Exit codes, the error a command throws to end with one, and terminal output helpers. */
+import { redact } from '../salesforce/errors.js';
+
+export const EXIT = {
+  ok: 0,
+  /** Something unexpected: a bug or an answer the CLI does not understand. */
+  internal: 1,
+  /** Bad flags, a bad config file or a bad input file. */
+  usage: 2,
+  /** No credentials, or they no longer work: log in again. */
+  auth: 3,
+  /** The command ran, but some records or fields failed (see the output). */
+  partial: 4,
+  /** Stopped before the org's daily API limit: run again later to resume. */
+  apiLimit: 5,
+  /** The connecting user lacks permissions the command needs. */
+  permissions: 6,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** An error with the exit code it ends the command with; its message is one line with the remedy. */
+export class CliError extends Error {
+  constructor(
+    readonly exitCode: ExitCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Io {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  /** A progress line that rewrites itself on a terminal; nothing when stderr is not a TTY. */
+  readonly progress: (line: string) => void;
+}
+
+export function processIo(): Io {
+  const tty = process.stderr.isTTY === true;
+  let open = false;
+  return {
+    out: (line) => {
+      if (open) process.stderr.write('\n');
+      open = false;
+      process.stdout.write(`${redact(line)}\n`);
+    },
+    err: (line) => {
+      if (open) process.stderr.write('\n');
+      open = false;
+      process.stderr.write(`${redact(line)}\n`);
+    },
+    progress: (line) => {
+      if (!tty) return;
+      open = true;
+      process.stderr.write(`\r\x1b[2K${line}`);
+    },
+  };
+}
+
+/** `[######......] 450/1000 updates` */
+export function bar(done: number, total: number, label: string, width = 24): string {
+  const filled = total === 0 ? width : Math.round((done / total) * width);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${label}`;
+}
