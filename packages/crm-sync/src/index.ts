@@ -47,6 +47,7 @@ export {
   toFieldValues,
   type WriteOperation,
 } from './field-values.js';
+export { formatPlan } from './format-plan.js';
 export { isFreeMailDomain } from './free-mail.js';
 export {
   buildProfileFieldPermissionsRequest,

@@ -12,7 +12,7 @@ function selected(query: string): string[] {
 /** The literals of the first condition's IN list, quotes included. */
 function inValues(query: string): string[] {
   const left = parseQuery(query).where?.left;
-  return left !== undefined && 'value' in left && Array.isArray(left.value) ? left.value : [];
+  return left != null && 'value' in left && Array.isArray(left.value) ? left.value : [];
 }
 
 describe('buildQuery', () => {
