@@ -33,6 +33,13 @@ async function clientFor(respond: Responder, maxRetries = 0) {
   });
 }
 
+/** The address of a loopback port nothing listens on any more. */
+async function closedPort(): Promise<string> {
+  const closed = await startServer(() => undefined);
+  await closed.close();
+  return closed.baseUrl;
+}
+
 async function failure(promise: Promise<unknown>): Promise<LookupError> {
   const error = await promise.then(
     () => undefined,
@@ -95,10 +102,7 @@ describe('error answers', () => {
 
 describe('no answer', () => {
   it('a refused connection becomes ConnectionError with the cause', async () => {
-    server = await startServer(() => undefined);
-    const { baseUrl } = server;
-    await server.close();
-    server = undefined;
+    const baseUrl = await closedPort();
     const client = new LookupClient({ secretKey: KEY, baseUrl, maxRetries: 0 });
     const error = await failure(client.lookup({ email: 'ada@acme.com' }));
     expect(error).toBeInstanceOf(ConnectionError);
@@ -199,7 +203,7 @@ describe('the secret key stays out of errors', () => {
   it('in a connection error', async () => {
     const client = new LookupClient({
       secretKey: KEY,
-      baseUrl: 'http://127.0.0.1:9',
+      baseUrl: await closedPort(),
       keyTransport: 'body',
       maxRetries: 0,
     });
