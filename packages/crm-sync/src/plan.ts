@@ -217,17 +217,16 @@ class Planner {
     const matches = this.accountsByDomain.get(domain) ?? [];
     const facts: CrmFacts = { ...this.facts.companies?.[domain] };
     const from: SyncSubject = { kind: 'company', company, facts };
-    if (matches.length > 1) {
-      const ids = matches.map((a) => a.Id);
-      this.skip(
-        subject,
-        'ambiguous',
-        `${ids.length} Accounts have the website domain ${domain}: nothing written to either`,
-        ids,
-      );
+    const accountId = this.only(
+      subject,
+      'Account',
+      matches.map((a) => a.Id),
+      domain,
+    );
+    if (accountId === 'skipped') {
       return { target: { kind: 'none', code: 'ambiguous', canCreate: false }, stage: null, domain };
     }
-    const [account] = matches;
+    const account = matches[0];
     if (account !== undefined) {
       const stage = computePipelineStage({
         accountType: account.Type ?? null,
@@ -346,6 +345,25 @@ class Planner {
     }
   }
 
+  /** The one id of `ids`; with several, a skip: nothing is written to any of them. */
+  only(
+    subject: SubjectRef,
+    object: CrmObject,
+    ids: readonly string[],
+    key: string,
+  ): string | 'skipped' | undefined {
+    if (ids.length > 1) {
+      this.skip(
+        subject,
+        'ambiguous',
+        `${ids.length} ${object}s match ${key}: nothing written to any of them`,
+        ids,
+      );
+      return 'skipped';
+    }
+    return ids[0];
+  }
+
   /** The record a person's data goes to, `null` when none exists, or `'skipped'` (with a skip step). */
   matchPerson(subject: SubjectRef, email: string, from: SyncSubject): Target | 'skipped' | null {
     const leads = this.leadsByEmail.get(email) ?? [];
@@ -353,17 +371,8 @@ class Planner {
     const contactIds = new Set((this.contactsByEmail.get(email) ?? []).map((c) => c.Id));
     for (const lead of converted)
       if (lead.ConvertedContactId) contactIds.add(lead.ConvertedContactId);
-    if (contactIds.size > 1) {
-      const ids = [...contactIds];
-      this.skip(
-        subject,
-        'ambiguous',
-        `${ids.length} Contacts match ${email}: nothing written to either`,
-        ids,
-      );
-      return 'skipped';
-    }
-    const [contactId] = contactIds;
+    const contactId = this.only(subject, 'Contact', [...contactIds], email);
+    if (contactId === 'skipped') return contactId;
     if (contactId !== undefined) {
       const via = converted.find((l) => l.ConvertedContactId === contactId);
       const reason = via
@@ -373,20 +382,16 @@ class Planner {
       return { object: 'Contact', id: contactId };
     }
     const open = leads.filter((l) => l.IsConverted !== true);
-    if (open.length > 1) {
-      const ids = open.map((l) => l.Id);
-      this.skip(
-        subject,
-        'ambiguous',
-        `${ids.length} Leads match ${email}: nothing written to either`,
-        ids,
-      );
-      return 'skipped';
-    }
-    const [lead] = open;
-    if (lead !== undefined) {
-      this.update(subject, from, 'Lead', lead.Id, `Lead ${lead.Id} has the email ${email}`);
-      return { object: 'Lead', id: lead.Id };
+    const leadId = this.only(
+      subject,
+      'Lead',
+      open.map((l) => l.Id),
+      email,
+    );
+    if (leadId === 'skipped') return leadId;
+    if (leadId !== undefined) {
+      this.update(subject, from, 'Lead', leadId, `Lead ${leadId} has the email ${email}`);
+      return { object: 'Lead', id: leadId };
     }
     if (converted.length > 0) {
       const ids = converted.map((l) => l.Id);
