@@ -1,3 +1,237 @@
 #!/usr/bin/env node
-// Placeholder, replaced by the service-lookup command.
-console.log('service-lookup');
+/**
+ * service-lookup: serve the lookup over HTTP, or ingest NDJSON event files into a store.
+ * Exit codes: 0 done, 1 runtime failure, 2 usage error, 130 interrupted.
+ */
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import packageJson from '../package.json' with { type: 'json' };
+import { openEmbeddedStore } from './embedded.js';
+import { createLookupHandler } from './handler.js';
+import { isWellFormedKey, type KeyEntry } from './keys.js';
+import { readNdjsonLines, toNodeListener } from './node.js';
+import { openPostgresStore } from './postgres.js';
+import type { IngestProgress, LookupStore } from './types.js';
+
+const HELP = `Usage:
+  service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]
+                       [--key sk_live_...[=WORKSPACE] ...] [--data-dir DIR | --database-url URL]
+  service-lookup ingest FILE.ndjson ... [--data-dir DIR | --database-url URL]
+
+Options:
+  --host HOST           interface to listen on (default 127.0.0.1)
+  --port PORT           port to listen on, 0 for any free one (default 8787)
+  --events FILE         NDJSON events to ingest before serving (repeatable)
+  --key KEY[=WORKSPACE] a secret key and the workspace it reads (default workspace: default;
+                        repeatable); keys are also read from SERVICE_SECRET_KEYS (comma separated)
+  --data-dir DIR        persist the embedded store in DIR (default: in memory)
+  --database-url URL    use a PostgreSQL server instead of the embedded store
+  -h, --help            show this help
+  -v, --version         show the version
+
+Exit codes: 0 done, 1 runtime failure, 2 usage error, 130 interrupted.`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  events: { type: 'string', multiple: true },
+  key: { type: 'string', multiple: true },
+  'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+type Values = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+/** `KEY` or `KEY=WORKSPACE`; the message names the position, never the key. */
+function parseKeys(specs: string[], origin: string): KeyEntry[] {
+  return specs.map((spec, i) => {
+    const at = spec.indexOf('=');
+    const key = (at === -1 ? spec : spec.slice(0, at)).trim();
+    const workspace = at === -1 ? 'default' : spec.slice(at + 1).trim();
+    if (!isWellFormedKey(key))
+      throw new UsageError(
+        `${origin} #${i + 1} is not a live secret key (sk_live_ + at least 24 characters)`,
+      );
+    if (workspace === '') throw new UsageError(`${origin} #${i + 1} names an empty workspace`);
+    return { key, workspace };
+  });
+}
+
+function openStore(values: Values): Promise<LookupStore> {
+  if (values['data-dir'] !== undefined && values['database-url'] !== undefined) {
+    throw new UsageError('--data-dir and --database-url exclude each other');
+  }
+  if (values['database-url'] !== undefined)
+    return openPostgresStore({ connectionString: values['database-url'] });
+  return openEmbeddedStore(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] });
+}
+
+/** Stops reading input once the process is asked to stop, so the current batch still commits. */
+function untilStopped<T>(source: AsyncIterable<T>, stop: AbortSignal): AsyncIterable<T> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const item of source) {
+        if (stop.aborted) return;
+        yield item;
+      }
+    },
+  };
+}
+
+function progressLine(file: string, p: IngestProgress, startedAt: number): string {
+  const seconds = (performance.now() - startedAt) / 1000;
+  const rate = Math.round(p.read / Math.max(seconds, 0.001));
+  return `${file}: ${p.read.toLocaleString('en')} lines, ${rate.toLocaleString('en')}/s, ${p.ingested} new, ${p.unchanged} unchanged, ${p.replaced} replaced, ${p.rejected} rejected`;
+}
+
+async function ingestFiles(store: LookupStore, files: string[], stop: AbortSignal): Promise<void> {
+  const tty = process.stderr.isTTY === true;
+  for (const file of files) {
+    const startedAt = performance.now();
+    const onProgress = tty
+      ? (p: IngestProgress) => process.stderr.write(`\r${progressLine(file, p, startedAt)}\x1b[K`)
+      : undefined;
+    const result = await store.ingest(
+      untilStopped(readNdjsonLines(file), stop),
+      onProgress ? { onProgress } : {},
+    );
+    if (tty) process.stderr.write('\r\x1b[K');
+    const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+    console.log(
+      `${file}: ${result.ingested} ingested, ${result.unchanged} unchanged, ${result.replaced} replaced, ${result.rejected.length} rejected (${seconds} s)`,
+    );
+    for (const r of result.rejected.slice(0, 20)) console.error(`  line ${r.line}: ${r.reason}`);
+    if (result.rejected.length > 20)
+      console.error(`  ... and ${result.rejected.length - 20} more rejected lines`);
+    if (stop.aborted) return;
+  }
+}
+
+async function ingest(values: Values, files: string[], stop: AbortSignal): Promise<number> {
+  if (files.length === 0) throw new UsageError('ingest needs at least one FILE.ndjson');
+  const store = await openStore(values);
+  try {
+    await ingestFiles(store, files, stop);
+  } finally {
+    await store.close();
+  }
+  return stop.aborted ? 130 : 0;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 8787;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(`--port must be 0..65535, got "${value}"`);
+  return port;
+}
+
+async function serve(values: Values, positionals: string[], stop: AbortSignal): Promise<number> {
+  if (positionals.length > 0)
+    throw new UsageError(`serve takes no arguments (got "${positionals[0]}"); use --events FILE`);
+  const host = values.host ?? '127.0.0.1';
+  const port = parsePort(values.port);
+  const fromFlags = parseKeys(values.key ?? [], '--key');
+  const fromEnv = parseKeys(
+    (process.env.SERVICE_SECRET_KEYS ?? '').split(/[\s,]+/).filter(Boolean),
+    'SERVICE_SECRET_KEYS entry',
+  );
+  const keys = [...fromFlags, ...fromEnv];
+  if (keys.length === 0)
+    throw new UsageError('no keys: pass --key sk_live_...[=WORKSPACE] or set SERVICE_SECRET_KEYS');
+
+  const store = await openStore(values);
+  try {
+    await ingestFiles(store, values.events ?? [], stop);
+    if (stop.aborted) return 130;
+    const handler = createLookupHandler({
+      store,
+      keys,
+      onError: (error) =>
+        console.error(
+          `service-lookup: ${error instanceof Error ? error.name : 'error'} while answering a lookup`,
+        ),
+    });
+    const server = createServer(toNodeListener(handler));
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 30_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const address = server.address();
+    const actualPort = typeof address === 'object' && address !== null ? address.port : port;
+    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+    console.log(`listening on ${origin}`);
+    // A key typed on the command line is already in the shell's history; one from the environment is never printed.
+    const shown = fromFlags[0]?.key ?? '$SERVICE_SECRET_KEY';
+    console.log(
+      `try: curl -s ${origin}/api/service/lookup -H 'Authorization: Bearer ${shown}' -H 'Content-Type: application/json' -d '{"domain":"acme.com","includeActivity":true}'`,
+    );
+    await new Promise<void>((resolve) =>
+      stop.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const grace = setTimeout(() => server.closeAllConnections(), 5_000);
+    await closed;
+    clearTimeout(grace);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (values.version) {
+    console.log(packageJson.version);
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+  if (command === 'serve') return serve(values, rest, stop.signal);
+  if (command === 'ingest') return ingest(values, rest, stop.signal);
+  throw new UsageError(
+    command === undefined ? 'missing command: serve or ingest' : `unknown command "${command}"`,
+  );
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ENOENT' || code === 'EACCES') {
+    return `cannot read ${(error as { path?: string }).path ?? 'a file'} (${code})`;
+  }
+  if (code === 'EADDRINUSE') return 'the port is already in use';
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const usage =
+      error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    console.error(`service-lookup: ${describe(error)}`);
+    if (usage) console.error('Run "service-lookup --help" for usage.');
+    process.exit(usage ? 2 : 1);
+  },
+);

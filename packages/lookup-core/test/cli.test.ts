@@ -1,0 +1,156 @@
+// The service-lookup command as a child process, run from the TypeScript sources.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { session } from './support/events.js';
+
+const PACKAGE = join(import.meta.dirname, '..');
+const SAMPLES = join(PACKAGE, '../../samples/events.ndjson');
+const SAMPLE_KEY = 'sk_live_sample_default_000000000000000000';
+const ENV_KEY = 'sk_live_from_environment_0123456789abcdef';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(
+    process.execPath,
+    ['--import', './test/support/source-hooks.mjs', 'src/cli.ts', ...args],
+    {
+      cwd: PACKAGE,
+      env: { ...process.env, SERVICE_SECRET_KEYS: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+}
+
+function run(args: string[], env?: Record<string, string>): Promise<Run> {
+  const child = start(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'service-lookup-cli-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('service-lookup serve', () => {
+  it('ingests, prints where it listens, answers a lookup, and exits cleanly on SIGTERM', async () => {
+    const child = start(['serve', '--port', '0', '--events', SAMPLES, '--key', SAMPLE_KEY], {
+      SERVICE_SECRET_KEYS: `${ENV_KEY}=northwind`,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr?.on('data', (d) => (stderr += d));
+    const origin = await new Promise<string>((resolve, reject) => {
+      child.stdout?.on('data', (d) => {
+        stdout += d;
+        const match = stdout.match(/listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.on('close', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    expect(stdout).toMatch(/events\.ndjson: 14 ingested, 0 unchanged, 0 replaced, 0 rejected/);
+    expect(stdout).toContain(
+      `try: curl -s ${origin}/api/service/lookup -H 'Authorization: Bearer ${SAMPLE_KEY}'`,
+    );
+    const lookup = (key: string, body: object) =>
+      fetch(`${origin}/api/service/lookup`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const response = await lookup(SAMPLE_KEY, { email: 'ANN.LEE@acme.com', includeActivity: true });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.company).toMatchObject({
+      domain: 'acme.com',
+      name: 'Acme Corp',
+      service_sessions: 4,
+    });
+    expect(body.contacts[0].site_activity).toHaveLength(2);
+    expect((await lookup(ENV_KEY, { domain: 'umbrella.eu' })).status).toBe(200);
+    expect((await lookup(ENV_KEY, { domain: 'globex.com' })).status).toBe(404);
+
+    const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(stdout + stderr).not.toContain(ENV_KEY); // a key from the environment is never printed
+  }, 60_000);
+
+  it.each<[string, string[], RegExp]>([
+    ['no keys', ['serve', '--port', '0'], /no keys: pass --key/],
+    ['a malformed key', ['serve', '--key', 'sk_live_short'], /--key #1 is not a live secret key/],
+    ['a bad port', ['serve', '--port', 'http', '--key', SAMPLE_KEY], /--port must be 0\.\.65535/],
+    ['an unknown option', ['serve', '--prot', '1'], /Unknown option '--prot'/],
+    [
+      'both stores',
+      ['serve', '--key', SAMPLE_KEY, '--data-dir', '/tmp/x', '--database-url', 'postgres://x'],
+      /exclude each other/,
+    ],
+    ['no command', [], /missing command/],
+    ['an unknown command', ['serv'], /unknown command "serv"/],
+    ['ingest without files', ['ingest'], /at least one FILE/],
+  ])('%s is a usage error: exit 2 and one clear line', async (_, args, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(/^service-lookup: /);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack
+    expect(result.stderr).not.toContain('sk_live_short');
+  });
+});
+
+describe('service-lookup ingest', () => {
+  it('prints the counts and rejected lines, and persists in --data-dir (a re-run changes nothing)', async () => {
+    const file = join(dir, 'events.ndjson');
+    const lines = [
+      JSON.stringify(session('a', '2025-01-01T00:00:00Z')),
+      '{"type":',
+      '',
+      JSON.stringify(session('b', '2025-01-02T00:00:00Z')),
+    ];
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const dataDir = join(dir, 'data');
+    const first = await run(['ingest', file, '--data-dir', dataDir]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/events\.ndjson: 2 ingested, 0 unchanged, 0 replaced, 1 rejected/);
+    expect(first.stderr).toContain('line 2: malformed JSON');
+    const second = await run(['ingest', file, '--data-dir', dataDir]);
+    expect(second.stdout).toMatch(
+      /events\.ndjson: 0 ingested, 2 unchanged, 0 replaced, 1 rejected/,
+    );
+  }, 60_000);
+
+  it.each<[string, string[], RegExp]>([
+    [
+      'a missing file',
+      ['ingest', '/nonexistent/events.ndjson'],
+      /cannot read \/nonexistent\/events\.ndjson \(ENOENT\)/,
+    ],
+    [
+      'an unreachable database',
+      ['ingest', SAMPLES, '--database-url', 'postgres://postgres@127.0.0.1:1/none'],
+      /unavailable/,
+    ],
+  ])(
+    '%s is a runtime failure: exit 1 and one clear line',
+    async (_, args, message) => {
+      const result = await run(args);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    },
+    30_000,
+  );
+});
