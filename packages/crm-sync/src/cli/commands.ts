@@ -208,6 +208,7 @@ export async function sync(
   const result = await applyPlan(connection, plan, {
     dryRun: options.dryRun,
     autoAssign: config.autoAssign,
+    omitFields: config.unreadable,
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
   });

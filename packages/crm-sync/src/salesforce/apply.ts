@@ -25,8 +25,16 @@ import { queryAll } from './reads.js';
 import { createRecord, postFeedItem, updateRecords } from './writes.js';
 
 export type StepOutcome =
-  /** Written now (`id`: the record updated or created, or the feed item). */
-  | { readonly step: PlanStep; readonly status: 'written'; readonly id: string }
+  /**
+   * Written now (`id`: the record updated or created, or the feed item). `omitted`: fields left
+   * out because the org refused them (`INVALID_FIELD`: hidden or missing) or `omitFields` named them.
+   */
+  | {
+      readonly step: PlanStep;
+      readonly status: 'written';
+      readonly id: string;
+      readonly omitted?: readonly string[];
+    }
   /** Done by an earlier run (journal) or already in the org (duplicate check): not written again. */
   | {
       readonly step: PlanStep;
@@ -64,6 +72,12 @@ export interface ApplyOptions {
    * allocation, at least 50), so other integrations keep working.
    */
   readonly apiReserve?: number;
+  /**
+   * Fields never to write, as `Object.Field` or `Field` (e.g. the fields the integration user
+   * cannot see). A create the org still refuses with `INVALID_FIELD` is retried without the
+   * fields it names.
+   */
+  readonly omitFields?: readonly string[];
 }
 
 export interface ApplyResult {
@@ -80,6 +94,20 @@ export interface ApplyResult {
 }
 
 class Stop extends Error {}
+
+function withoutFields(step: PlanStep, omit: readonly string[]): PlanStep {
+  if (omit.length === 0 || (step.type !== 'update' && step.type !== 'create')) return step;
+  const names = new Set(
+    omit.flatMap((entry) => {
+      const [object, field] = entry.includes('.') ? entry.split('.') : [step.object, entry];
+      return object === step.object && field ? [field.toLowerCase()] : [];
+    }),
+  );
+  const kept = Object.entries(step.fields).filter(([name]) => !names.has(name.toLowerCase()));
+  return kept.length === Object.keys(step.fields).length
+    ? step
+    : { ...step, fields: Object.fromEntries(kept) };
+}
 
 function reserveOf(usage: ApiUsage, reserve: number | undefined): number {
   return reserve ?? Math.max(50, Math.ceil(usage.max * 0.02));
@@ -100,7 +128,7 @@ export async function applyPlan(
 ): Promise<ApplyResult> {
   const journal = options.journal ?? memoryJournal();
   const outcomes = new Map<PlanStep, StepOutcome>();
-  const steps = plan.steps;
+  const steps = plan.steps.map((step) => withoutFields(step, options.omitFields ?? []));
   const total = steps.filter((s) => s.type !== 'skip').length;
   let done = 0;
   const progress = (phase: ApplyProgress['phase'], n: number) => {
@@ -262,7 +290,7 @@ async function applyCreate(
     createdIds.set(step.idempotencyKey, journaled);
     return { step, status: 'already-done', id: journaled, reason: 'created by an earlier run' };
   }
-  const fields: Record<string, FieldValues[string]> = { ...step.fields };
+  let fields: Record<string, FieldValues[string]> = { ...step.fields };
   for (const [field, linkKey] of Object.entries(step.links)) {
     const linked = createdIds.get(linkKey);
     if (linked === undefined) {
@@ -290,12 +318,26 @@ async function applyCreate(
         reason: `a ${step.object} with this ${step.duplicateCheck.field} exists`,
       };
     }
-    const { id } = await createRecord(connection, step.object, fields, {
-      ...(step.object === 'Lead' && options.autoAssign === false ? { autoAssign: false } : {}),
-    });
-    await journal.set(key, id);
-    createdIds.set(step.idempotencyKey, id);
-    return { step, status: 'written', id };
+    const createOptions =
+      step.object === 'Lead' && options.autoAssign === false ? { autoAssign: false } : {};
+    const omitted: string[] = [];
+    for (;;) {
+      try {
+        const { id } = await createRecord(connection, step.object, fields, createOptions);
+        await journal.set(key, id);
+        createdIds.set(step.idempotencyKey, id);
+        return { step, status: 'written', id, ...(omitted.length > 0 ? { omitted } : {}) };
+      } catch (error) {
+        // A field the user cannot see is refused like a missing one: write the rest.
+        const refused =
+          error instanceof SalesforceError && error.errorCode === 'INVALID_FIELD'
+            ? error.fields.filter((f) => f in fields)
+            : [];
+        if (refused.length === 0) throw error;
+        fields = Object.fromEntries(Object.entries(fields).filter(([f]) => !refused.includes(f)));
+        omitted.push(...refused);
+      }
+    }
   } catch (error) {
     return failure(step, error);
   }

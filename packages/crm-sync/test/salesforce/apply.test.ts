@@ -165,6 +165,53 @@ describe('applyPlan', () => {
     expect(Object.keys(JSON.parse(await readFile(path, 'utf8')))).toHaveLength(603);
   });
 
+  it('writes a create without the fields the org refuses as INVALID_FIELD, and without omitFields', async () => {
+    const { emulator } = env;
+    emulator.org.hidden.add('Lead.Title');
+    const connection = connectTo(emulator);
+    const lead = (email: string): PlanStep => ({
+      type: 'create',
+      object: 'Lead',
+      fields: {
+        LastName: 'Hidden',
+        Company: 'Hid',
+        Email: email,
+        Title: 'CTO',
+        MobilePhone: '+1 555',
+      },
+      idempotencyKey: `Lead:${email}`,
+      duplicateCheck: { object: 'Lead', field: 'Email', value: email },
+      links: {},
+      motion: null,
+      subject: { kind: 'contact', email, domain: 'hid.io' },
+      reason: 'create leads',
+    });
+    const plan: SyncPlan = {
+      steps: [lead('a@hid.io'), lead('b@hid.io')],
+      summary: { updates: 0, creates: 2, feedPosts: 0, skips: 0, ambiguous: 0 },
+    };
+    const result = await applyPlan(connection, plan, {
+      autoAssign: false,
+      omitFields: ['Lead.MobilePhone'],
+    });
+    expect(result.outcomes.map((o) => (o.status === 'written' ? o.omitted : o.status))).toEqual([
+      ['Title'],
+      ['Title'],
+    ]);
+    const created = [...emulator.org.table('Lead').values()].filter((l) =>
+      String(l.Email).endsWith('@hid.io'),
+    );
+    expect(created.map((l) => [l.Title, l.MobilePhone])).toEqual([
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
+    const posts = emulator.requests
+      .filter((r) => r.method === 'POST' && r.path.endsWith('/sobjects/Lead'))
+      .slice(-3);
+    expect(posts.map((r) => r.headers['sforce-auto-assign'])).toEqual(['FALSE', 'FALSE', 'FALSE']);
+    emulator.org.hidden.clear();
+  });
+
   it('makes no call at all on a dry run', async () => {
     const { emulator } = env;
     const { accounts } = seedOrg(emulator.org, { companies: 3 });
