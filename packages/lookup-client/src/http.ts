@@ -12,12 +12,12 @@ export interface Received extends Answer {
   readonly isJson: boolean;
 }
 
-export type Outcome =
+type Outcome =
   | { readonly kind: 'answer'; readonly answer: Received }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'unreachable'; readonly cause: unknown };
 
-export interface AttemptRequest {
+interface AttemptRequest {
   readonly fetch: FetchFunction;
   readonly url: string;
   readonly headers: Headers;

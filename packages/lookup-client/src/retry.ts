@@ -6,7 +6,7 @@
 const INITIAL_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
 /** A server asking for a longer wait than this gets its error back at once instead. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
@@ -24,7 +24,7 @@ export function retryDelay(retry: number, headers: Headers | undefined): number 
 }
 
 /** `Retry-After` in ms: delay-seconds or an HTTP date; `undefined` when absent or malformed. */
-export function retryAfter(headers: Headers): number | undefined {
+function retryAfter(headers: Headers): number | undefined {
   const value = headers.get('retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
