@@ -4,13 +4,14 @@
  */
 import type { CompanyAggregate, ContactAggregate, ObservedCompany } from './aggregates.js';
 import { normalizeDomain, normalizeEmail, parseDomain } from './domain.js';
-import { CrmSyncError } from './errors.js';
+import { defineFieldMappings } from './field-mappings.js';
 import {
   type CrmFacts,
   type SyncSubject,
   toFieldValues,
   type WriteOperation,
 } from './field-values.js';
+import { checkMotions, motionMatches } from './motions.js';
 import type { CrmObject } from './objects.js';
 import { computePipelineStage, type PipelineStageResult } from './pipeline-stage.js';
 import {
@@ -21,7 +22,6 @@ import {
   type FeedPostStep,
   type Motion,
   type MotionAction,
-  motionActions,
   type PlanStep,
   type PlanSyncInput,
   type SkipCode,
@@ -51,51 +51,6 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string | null): Map<s
     else group.push(item);
   }
   return groups;
-}
-
-function checkMotions(motions: readonly Motion[]): void {
-  const problems: string[] = [];
-  const names = new Set<string>();
-  motions.forEach((motion, i) => {
-    if (typeof motion.name !== 'string' || motion.name.trim() === '')
-      problems.push(`motions[${i}].name is empty`);
-    else if (names.has(motion.name))
-      problems.push(`motions[${i}].name ${JSON.stringify(motion.name)} is used twice`);
-    names.add(motion.name);
-    for (const action of motion.actions ?? []) {
-      if (!motionActions.includes(action)) {
-        problems.push(
-          `motions[${i}].actions: ${JSON.stringify(action)} is not one of ${motionActions.join(', ')}`,
-        );
-      }
-    }
-  });
-  if (problems.length > 0) throw new CrmSyncError('invalid_input', 'Invalid motions', problems);
-}
-
-function anyOf(wanted: readonly string[] | undefined, have: readonly string[]): boolean {
-  return wanted === undefined || wanted.some((w) => have.includes(w));
-}
-
-/** Whether all of `motion`'s conditions hold for a person. */
-function motionMatches(
-  motion: Motion,
-  contact: ContactAggregate,
-  stage: PipelineStageResult | null,
-  personas: readonly string[],
-  icps: readonly string[],
-): boolean {
-  const c = motion.conditions;
-  return (
-    (c.pipelineStages === undefined ||
-      (stage !== null && c.pipelineStages.includes(stage.stage))) &&
-    (c.purchaseIntent === undefined ||
-      (contact.purchaseIntent !== null && c.purchaseIntent.includes(contact.purchaseIntent))) &&
-    anyOf(c.personas, personas) &&
-    anyOf(c.icps, icps) &&
-    anyOf(c.signals, contact.signals) &&
-    (c.minSessions === undefined || contact.sessions >= c.minSessions)
-  );
 }
 
 class Planner {
@@ -311,9 +266,8 @@ class Planner {
     this.seenEmails.add(email);
     const personFacts = this.facts.contacts?.[email] ?? {};
     const icps = this.facts.companies?.[company.domain]?.icps ?? [];
-    const matched = this.motions.filter((m) =>
-      motionMatches(m, contact, company.stage, personFacts.personas ?? [], icps),
-    );
+    const context = { contact, stage: company.stage, personas: personFacts.personas ?? [], icps };
+    const matched = this.motions.filter((m) => motionMatches(m, context));
     const wanting = (action: MotionAction) =>
       matched.find((m) => m.actions.includes(action)) ?? null;
     const facts: CrmFacts = { ...personFacts };
@@ -502,6 +456,7 @@ class Planner {
  */
 export function planSync(input: PlanSyncInput): SyncPlan {
   const settings: ExportSettings = { ...defaultExportSettings, ...input.settings };
+  defineFieldMappings(settings.mappings);
   const motions = input.motions ?? [];
   checkMotions(motions);
   const planner = new Planner(input.crm, settings, motions, input.facts ?? {});

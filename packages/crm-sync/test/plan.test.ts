@@ -286,9 +286,54 @@ describe('planSync', () => {
   it('refuses invalid motions with every problem listed', () => {
     const bad = [
       { name: '', conditions: {}, actions: ['createLead'] },
-      { name: 'x', conditions: {}, actions: ['deleteLead'] },
+      {
+        name: 'x',
+        conditions: { minSessions: -1, purchaseIntent: ['urgent'] },
+        actions: ['deleteLead'],
+      },
+      { name: 'x', conditions: { pipelineStages: ['Won'] }, actions: [] },
     ] as unknown as Motion[];
-    expect(() => planSync({ crm: empty, observed: [], motions: bad })).toThrow(CrmSyncError);
+    try {
+      planSync({ crm: empty, observed: [], motions: bad });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(CrmSyncError);
+      expect((error as CrmSyncError).issues).toEqual([
+        'motions[0].name is empty',
+        'motions[1].actions: "deleteLead" is not one of createLead, createAccountAndContact, postTimeline',
+        'motions[1].conditions.purchaseIntent: "urgent" is not one of low, medium, high, very_high',
+        'motions[1].conditions.minSessions must be a whole number of sessions, got -1',
+        'motions[2].conditions.pipelineStages: "Won" is not one of Customer, Opportunity, Lost Opportunity, Prospect',
+        'motions[2].name "x" is used twice',
+      ]);
+    }
+  });
+
+  it('refuses invalid mappings in the settings', () => {
+    const mappings = [
+      { object: 'Lead', apiName: 'Nope', source: 'sessions', trigger: 'ANY' },
+    ] as never;
+    expect(() => planSync({ crm: empty, observed: [], settings: { mappings } })).toThrow(
+      expect.objectContaining({ code: 'invalid_mapping' }),
+    );
+  });
+
+  it('writes mapped fields on update', () => {
+    const crm = { ...empty, leads: [{ Id: id('00Q', 1), Email: 'jane@acme.com' }] };
+    const mappings = [
+      { object: 'Lead', apiName: 'Visits__c', source: 'sessions', trigger: 'UPDATE' },
+    ] as const;
+    const plan = planSync({
+      crm,
+      observed: [observed('acme.com', ['jane@acme.com'])],
+      settings: { mappings },
+    });
+    expect(byType(plan.steps, 'update')).toEqual([
+      expect.objectContaining({
+        object: 'Lead',
+        fields: expect.objectContaining({ Visits__c: 3 }),
+      }),
+    ]);
   });
 
   it('is deterministic: the same input gives the same plan', () => {
