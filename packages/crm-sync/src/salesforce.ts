@@ -16,6 +16,7 @@ export {
   type ConnectionStats,
   connect,
   DEFAULT_API_VERSION,
+  type HttpMethod,
   type Identity,
   parseLimitInfo,
   type RequestOptions,

@@ -37,6 +37,10 @@ export interface ConnectionOptions {
     | undefined;
 }
 
+/** The methods the connection sends. There is no DELETE: the service never deletes records. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH';
+const METHODS: readonly string[] = ['GET', 'POST', 'PATCH'];
+
 export interface RestResponse<T> {
   readonly status: number;
   readonly body: T;
@@ -150,10 +154,16 @@ export class SalesforceConnection {
 
   /** A REST call with retries and session refresh; non-2xx answers throw `SalesforceError`. */
   async rest<T = unknown>(
-    method: string,
+    method: HttpMethod,
     path: string,
     options: RequestOptions = {},
   ): Promise<RestResponse<T>> {
+    if (!METHODS.includes(method)) {
+      throw new SalesforceError(
+        'invalid_options',
+        `${String(method)} is not sent: the service never deletes or replaces records`,
+      );
+    }
     const url = this.url(path);
     const label = `${method} ${new URL(url).pathname}`;
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);

@@ -1,0 +1,47 @@
+// Records are never deleted (spec section 4.2 rule 6): no code path of the Salesforce entry or
+// the command can send a DELETE or call a delete/destroy API. Each test file's emulator also
+// asserts, after its tests, that it never received a DELETE request (see helpers.ts).
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SalesforceError } from '../../src/salesforce.js';
+import { connectTo, useEmulator } from './helpers.js';
+
+const env = useEmulator();
+const src = join(import.meta.dirname, '../../src');
+
+async function sources(): Promise<string[]> {
+  const entries = await readdir(src, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => join(e.parentPath, e.name))
+    .filter((path) => /[/\\](salesforce|cli)([/\\]|\.ts$)/.test(path));
+}
+
+describe('no delete anywhere', () => {
+  it('has no DELETE method, delete/destroy call or delete operator in the Salesforce entry and the command', async () => {
+    const files = await sources();
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const code = (await readFile(file, 'utf8')).replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
+      expect(code, file).not.toMatch(/['"`]DELETE['"`]/i);
+      expect(code, file).not.toMatch(/\.(destroy|del|delete|deleteMetadata|destroyMetadata)\s*\(/);
+      expect(code, file).not.toMatch(/\bdelete\s+[\w[]/);
+    }
+  });
+
+  it('refuses to send a DELETE even when asked through an untyped call', async () => {
+    const connection = connectTo(env.emulator);
+    const rest = connection.rest.bind(connection) as (
+      method: string,
+      path: string,
+    ) => Promise<unknown>;
+    await expect(rest('DELETE', '/sobjects/Account/001000000000000AAA')).rejects.toBeInstanceOf(
+      SalesforceError,
+    );
+    await expect(rest('PUT', '/sobjects/Account/001000000000000AAA')).rejects.toThrow(
+      /never deletes/,
+    );
+    expect(env.emulator.requests).toHaveLength(0);
+  });
+});
