@@ -2,15 +2,20 @@
 // selection with parent relationships, WHERE with AND/OR/parentheses, =, !=, IN, NOT IN,
 // LIKE, LIMIT. Unknown or unreadable columns give INVALID_FIELD naming the first one, the
 // way Salesforce does.
-import { parseQuery } from 'soql-parser-js';
+import { createRequire } from 'node:module';
 import type { Org, SfRecord } from './org.ts';
 
+// soql-parser-js ships a UMD bundle: Node's ESM loader sees no named exports in it.
+const { parseQuery } = createRequire(import.meta.url)(
+  'soql-parser-js',
+) as typeof import('soql-parser-js');
+
+// No parameter properties here: the benchmark runs this file with Node's type stripping.
 export class SoqlError extends Error {
-  constructor(
-    readonly errorCode: string,
-    message: string,
-  ) {
+  readonly errorCode: string;
+  constructor(errorCode: string, message: string) {
     super(message);
+    this.errorCode = errorCode;
   }
 }
 
