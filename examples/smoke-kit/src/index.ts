@@ -1,0 +1,6 @@
+export { freePort } from './free-port.ts';
+export { type LookupSample, lookupChecks } from './lookup-checks.ts';
+export { type ServerCommand, ServerProcess } from './process.ts';
+export { SAMPLE } from './sample.ts';
+export { nodeExampleSmokeSuite, serverSmokeSuite } from './smoke-suite.ts';
+export { type RunningServer, useServer } from './use-server.ts';
