@@ -11,14 +11,24 @@ import { parseEvent, type StoredEvent } from '../events.js';
 import type { IngestOptions, IngestProgress, IngestRejection, IngestResult } from '../types.js';
 import type { Database, Queryable } from './db.js';
 
-/** A set of raw events to add to the aggregates, as a join on a JSON list of keys in `$1`. */
+/**
+ * The events a statement adds to the aggregates: a query yielding event rows with `page_count`
+ * and `aggregate` (whether the row counts), read through the CTE `batch`.
+ */
 type Source = string;
-const BY_EVENT_ID: Source = `JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, type text, id text)
-  ON e.workspace = k.workspace AND e.type = k.type AND e.id = k.id`;
-const BY_COMPANY: Source = `JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, domain text)
-  ON e.workspace = k.workspace AND e.domain = k.domain`;
-const BY_CONTACT: Source = `JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, email text)
-  ON e.workspace = k.workspace AND e.email = k.email`;
+const EVENT_RECORD = `workspace text, type text, id text, hash text, domain text, company_name text,
+  industry text, email text, contact_name text, title text, visitor_id text, seen_from timestamptz,
+  seen_to timestamptz, active_time bigint, pages jsonb, signals jsonb, referrer text, utm jsonb,
+  intent smallint, city text, state text, country text, impressions bigint, clicks bigint,
+  likes bigint, shares bigint, comments bigint`;
+/** The written events of a batch, as JSON in `$1`; `aggregate` is false for replacements. */
+const BATCH: Source = `SELECT r.*, jsonb_array_length(r.pages) AS page_count
+  FROM jsonb_to_recordset($1::jsonb) AS r(${EVENT_RECORD}, aggregate boolean)`;
+/** Every stored event of the companies / contacts listed as JSON in `$1` (recomputation). */
+const STORED_OF_COMPANIES: Source = `SELECT e.*, true AS aggregate FROM events e
+  JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, domain text) ON e.workspace = k.workspace AND e.domain = k.domain`;
+const STORED_OF_CONTACTS: Source = `SELECT e.*, true AS aggregate FROM events e
+  JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, email text) ON e.workspace = k.workspace AND e.email = k.email`;
 
 const ACTIVITY_COLUMNS =
   'sessions, active_seconds, page_views, high_intent_sessions, first_seen, last_seen, impressions, clicks, likes, shares, comments';
@@ -42,68 +52,68 @@ const keepLatest = (column: string) => `${column} = CASE
   WHEN t.profile_at IS NULL OR excluded.profile_at >= t.profile_at THEN coalesce(excluded.${column}, t.${column})
   ELSE coalesce(t.${column}, excluded.${column}) END`;
 
-const addToCompanies = (source: Source) => `
-INSERT INTO companies AS t (workspace, domain, name, industry, profile_at, ${ACTIVITY_COLUMNS})
+const RAW_COLUMNS = `workspace, type, id, hash, domain, company_name, industry, email, contact_name,
+  title, visitor_id, seen_from, seen_to, active_time, pages, page_count, signals, referrer, utm, intent,
+  city, state, country, impressions, clicks, likes, shares, comments`;
+
+/**
+ * The data-modifying parts of one statement, all reading `batch` and the same snapshot. New
+ * visitors are counted against the visitor rows as they were before the statement.
+ */
+const PARTS = {
+  raw: `raw AS (INSERT INTO events (${RAW_COLUMNS}) SELECT ${RAW_COLUMNS} FROM batch)`,
+  companies: `companies_added AS (
+INSERT INTO companies AS t (workspace, domain, name, industry, profile_at, visitors, ${ACTIVITY_COLUMNS})
 SELECT e.workspace, e.domain, ${latest('company_name')}, ${latest('industry')},
-  max(e.seen_from) FILTER (WHERE e.company_name IS NOT NULL OR e.industry IS NOT NULL), ${ACTIVITY_SELECT}
-FROM events e ${source}
+  max(e.seen_from) FILTER (WHERE e.company_name IS NOT NULL OR e.industry IS NOT NULL),
+  count(DISTINCT e.visitor_id) FILTER (WHERE e.visitor_id IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM company_visitors v
+    WHERE v.workspace = e.workspace AND v.domain = e.domain AND v.visitor_id = e.visitor_id)),
+  ${ACTIVITY_SELECT}
+FROM batch e WHERE e.aggregate
 GROUP BY e.workspace, e.domain
 ON CONFLICT (workspace, domain) DO UPDATE SET ${keepLatest('name')}, ${keepLatest('industry')},
-  profile_at = greatest(t.profile_at, excluded.profile_at), ${ACTIVITY_ADD}`;
-
-const addToVisitors = (source: Source) => `
-WITH added AS (
-  INSERT INTO company_visitors (workspace, domain, visitor_id)
-  SELECT DISTINCT e.workspace, e.domain, e.visitor_id FROM events e ${source} WHERE e.visitor_id IS NOT NULL
-  ON CONFLICT DO NOTHING
-  RETURNING workspace, domain
-), counted AS (SELECT workspace, domain, count(*) AS n FROM added GROUP BY workspace, domain)
-UPDATE companies c SET visitors = c.visitors + counted.n
-FROM counted WHERE c.workspace = counted.workspace AND c.domain = counted.domain`;
-
-const addToCompanySignals = (source: Source) => `
+  profile_at = greatest(t.profile_at, excluded.profile_at), visitors = t.visitors + excluded.visitors,
+  ${ACTIVITY_ADD}),
+visitors_added AS (
+INSERT INTO company_visitors (workspace, domain, visitor_id)
+SELECT DISTINCT e.workspace, e.domain, e.visitor_id FROM batch e WHERE e.aggregate AND e.visitor_id IS NOT NULL
+ON CONFLICT DO NOTHING),
+company_signals_added AS (
 INSERT INTO company_signals (workspace, domain, signal)
-SELECT DISTINCT e.workspace, e.domain, s.signal FROM events e ${source}
-CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal)
-ON CONFLICT DO NOTHING`;
-
-const addToContacts = (source: Source) => `
+SELECT DISTINCT e.workspace, e.domain, s.signal FROM batch e
+CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal) WHERE e.aggregate
+ON CONFLICT DO NOTHING)`,
+  contacts: `contacts_added AS (
 INSERT INTO contacts AS t (workspace, email, company_domain, company_at, name, title, profile_at, ${ACTIVITY_COLUMNS})
 SELECT e.workspace, e.email, (array_agg(e.domain ORDER BY e.seen_from DESC))[1], max(e.seen_from),
   ${latest('contact_name')}, ${latest('title')},
   max(e.seen_from) FILTER (WHERE e.contact_name IS NOT NULL OR e.title IS NOT NULL), ${ACTIVITY_SELECT}
-FROM events e ${source}
-WHERE e.email IS NOT NULL
+FROM batch e WHERE e.aggregate AND e.email IS NOT NULL
 GROUP BY e.workspace, e.email
 ON CONFLICT (workspace, email) DO UPDATE SET
   company_domain = CASE WHEN excluded.company_at >= t.company_at THEN excluded.company_domain ELSE t.company_domain END,
   company_at = greatest(t.company_at, excluded.company_at),
   ${keepLatest('name')}, ${keepLatest('title')}, profile_at = greatest(t.profile_at, excluded.profile_at),
-  ${ACTIVITY_ADD}`;
-
-const addToContactSignals = (source: Source) => `
+  ${ACTIVITY_ADD}),
+contact_signals_added AS (
 INSERT INTO contact_signals (workspace, email, signal)
-SELECT DISTINCT e.workspace, e.email, s.signal FROM events e ${source}
-CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal)
-WHERE e.email IS NOT NULL
-ON CONFLICT DO NOTHING`;
+SELECT DISTINCT e.workspace, e.email, s.signal FROM batch e
+CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal) WHERE e.aggregate AND e.email IS NOT NULL
+ON CONFLICT DO NOTHING)`,
+} as const;
 
-const EVENT_RECORD = `workspace text, type text, id text, hash text, domain text, company_name text,
-  industry text, email text, contact_name text, title text, visitor_id text, seen_from timestamptz,
-  seen_to timestamptz, active_time bigint, pages jsonb, signals jsonb, referrer text, utm jsonb,
-  intent smallint, city text, state text, country text, impressions bigint, clicks bigint,
-  likes bigint, shares bigint, comments bigint`;
+/** One statement: the source is read (and its JSON parsed) once, every part applied from it. */
+const apply = (source: Source, parts: Array<keyof typeof PARTS>) =>
+  `WITH batch AS MATERIALIZED (${source}), ${parts.map((p) => PARTS[p]).join(',\n')} SELECT 1`;
 
-const INSERT_EVENTS = `
-INSERT INTO events (workspace, type, id, hash, domain, company_name, industry, email, contact_name,
-  title, visitor_id, seen_from, seen_to, active_time, pages, page_count, signals, referrer, utm, intent,
-  city, state, country, impressions, clicks, likes, shares, comments)
-SELECT workspace, type, id, hash, domain, company_name, industry, email, contact_name, title,
-  visitor_id, seen_from, seen_to, active_time, pages, jsonb_array_length(pages), signals, referrer, utm,
-  intent, city, state, country, impressions, clicks, likes, shares, comments
-FROM jsonb_to_recordset($1::jsonb) AS r(${EVENT_RECORD})`;
+const WRITE_BATCH = apply(BATCH, ['raw', 'companies', 'contacts']);
+const RECOMPUTE_COMPANIES = apply(STORED_OF_COMPANIES, ['companies']);
+const RECOMPUTE_CONTACTS = apply(STORED_OF_CONTACTS, ['contacts']);
 
-const FIND_EXISTING = `SELECT e.workspace, e.type, e.id, e.hash, e.domain, e.email FROM events e ${BY_EVENT_ID}`;
+const FIND_EXISTING = `SELECT e.workspace, e.type, e.id, e.hash, e.domain, e.email
+  FROM events e JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, type text, id text)
+  ON e.workspace = k.workspace AND e.type = k.type AND e.id = k.id`;
 const DELETE_EVENTS = `DELETE FROM events e USING jsonb_to_recordset($1::jsonb) AS k(workspace text, type text, id text)
   WHERE e.workspace = k.workspace AND e.type = k.type AND e.id = k.id`;
 const DELETE_COMPANIES = ['companies', 'company_visitors', 'company_signals'].map(
@@ -131,15 +141,6 @@ interface Existing {
 const eventKey = (e: { workspace: string; type: string; id: string }) =>
   JSON.stringify([e.workspace, e.type, e.id]);
 
-async function addEvents(tx: Queryable, source: Source, keys: string, withContacts: boolean) {
-  await tx.query(addToCompanies(source), [keys]);
-  await tx.query(addToVisitors(source), [keys]);
-  await tx.query(addToCompanySignals(source), [keys]);
-  if (!withContacts) return;
-  await tx.query(addToContacts(source), [keys]);
-  await tx.query(addToContactSignals(source), [keys]);
-}
-
 /** Stores one batch (ids unique within it); returns how many were new, unchanged, replaced. */
 async function writeBatch(tx: Queryable, events: StoredEvent[]) {
   const keyOf = (e: StoredEvent) => ({ workspace: e.workspace, type: e.type, id: e.id });
@@ -159,12 +160,12 @@ async function writeBatch(tx: Queryable, events: StoredEvent[]) {
   if (replaced.length > 0) {
     await tx.query(DELETE_EVENTS, [JSON.stringify(replaced.map((r) => keyOf(r.event)))]);
   }
-  const written = [...fresh, ...replaced.map((r) => r.event)];
-  if (written.length > 0) await tx.query(INSERT_EVENTS, [JSON.stringify(written)]);
-  if (fresh.length > 0) {
-    const withContacts = fresh.some((e) => e.email !== null);
-    await addEvents(tx, BY_EVENT_ID, JSON.stringify(fresh.map(keyOf)), withContacts);
-  }
+  // Replacements are stored here but counted by the recomputation below.
+  const written = [
+    ...fresh.map((e) => ({ ...e, aggregate: true })),
+    ...replaced.map((r) => ({ ...r.event, aggregate: false })),
+  ];
+  if (written.length > 0) await tx.query(WRITE_BATCH, [JSON.stringify(written)]);
   if (replaced.length > 0) await recompute(tx, replaced);
   return { ingested: fresh.length, unchanged, replaced: replaced.length };
 }
@@ -180,12 +181,11 @@ async function recompute(tx: Queryable, replaced: Array<{ old: Existing; event: 
   }
   const companyKeys = JSON.stringify([...companies.values()]);
   for (const sql of DELETE_COMPANIES) await tx.query(sql, [companyKeys]);
-  await addEvents(tx, BY_COMPANY, companyKeys, false);
+  await tx.query(RECOMPUTE_COMPANIES, [companyKeys]);
   if (contacts.size === 0) return;
   const contactKeys = JSON.stringify([...contacts.values()]);
   for (const sql of DELETE_CONTACTS) await tx.query(sql, [contactKeys]);
-  await tx.query(addToContacts(BY_CONTACT), [contactKeys]);
-  await tx.query(addToContactSignals(BY_CONTACT), [contactKeys]);
+  await tx.query(RECOMPUTE_CONTACTS, [contactKeys]);
 }
 
 /** Validates and stores events, one transaction per batch; see `LookupStore.ingest`. */
