@@ -1,0 +1,140 @@
+/**
+ * Salesforce field setup from a script.
+ *
+ * Always: prints the service's custom fields and writes what an admin needs to review or deploy
+ * them to the output folder: the Metadata API envelopes the setup sends, and a source-format
+ * export (`.field-meta.xml` files, a permission set, `manifest/package.xml`) for their own tooling.
+ * With SF_INSTANCE_URL and SF_ACCESS_TOKEN in the environment: checks the connecting user's
+ * permissions, compares the org with the catalogue, and applies what is missing or different
+ * (only plans it with --dry-run).
+ *
+ *   node src/main.ts [--out DIR] [--dry-run]
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  buildProfileFieldPermissionsRequest,
+  buildUpsertCustomFieldRequests,
+  type CustomFieldSpec,
+  customFields,
+  toSourceFormat,
+} from '@service/crm-sync';
+import {
+  connect,
+  SalesforceError,
+  SalesforcePermissionError,
+  setUpFields,
+} from '@service/crm-sync/salesforce';
+
+const { values: flags } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'field-setup' },
+    'dry-run': { type: 'boolean', default: false },
+  },
+});
+const out = path.resolve(flags.out);
+
+const describeType = ({ metadata }: CustomFieldSpec) =>
+  metadata.type === 'Number'
+    ? `Number(${metadata.precision},${metadata.scale})`
+    : metadata.type === 'DateTime'
+      ? 'DateTime'
+      : `${metadata.type}(${metadata.length})`;
+
+console.log(`The service's ${customFields.length} custom fields:`);
+for (const field of customFields) {
+  console.log(`  ${field.fullName.padEnd(48)} ${describeType(field).padEnd(20)} ${field.label}`);
+}
+
+/** Writes files under `out`, creating folders; returns how many. */
+async function writeAll(files: ReadonlyArray<{ path: string; contents: string }>) {
+  for (const file of files) {
+    const target = path.join(out, file.path);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, file.contents);
+  }
+  return files.length;
+}
+
+// The envelopes on disk carry a placeholder, never a real access token; the profile is the
+// System Administrator's (`Admin`): the setup grants on the connecting user's profile instead.
+const sessionId = 'REPLACE_WITH_ACCESS_TOKEN';
+const envelopes = [
+  ...buildUpsertCustomFieldRequests(customFields, { sessionId }),
+  buildProfileFieldPermissionsRequest('Admin', customFields, { sessionId }),
+].map((request, i) => ({
+  path: `envelopes/${String(i + 1).padStart(2, '0')}-${request.operation}.xml`,
+  contents: request.body,
+}));
+const upserts = envelopes.length - 1;
+await writeAll(envelopes);
+const exported = await writeAll(
+  toSourceFormat(customFields).map(({ path: file, contents }) => ({
+    path: `source/${file}`,
+    contents,
+  })),
+);
+console.log(
+  `\nPlan: ${upserts} upsertMetadata calls (at most 10 fields each), then 1 updateMetadata granting ` +
+    `read and edit on the connecting user's profile.\nWrote ${envelopes.length} envelopes to ` +
+    `${path.join(out, 'envelopes')} and ${exported} source-format files to ${path.join(out, 'source')} ` +
+    `(deploy them with your own tooling, e.g. sf project deploy start --manifest manifest/package.xml).`,
+);
+
+const { SF_INSTANCE_URL, SF_ACCESS_TOKEN } = process.env;
+if (SF_INSTANCE_URL === undefined || SF_ACCESS_TOKEN === undefined) {
+  console.log('\nNo org: set SF_INSTANCE_URL and SF_ACCESS_TOKEN to check and apply this plan.');
+} else {
+  const connection = connect({
+    instanceUrl: SF_INSTANCE_URL,
+    accessToken: SF_ACCESS_TOKEN,
+    // With these, an expired session is refreshed instead of failing.
+    refreshToken: process.env.SF_REFRESH_TOKEN,
+    clientId: process.env.SF_CLIENT_ID,
+    clientSecret: process.env.SF_CLIENT_SECRET,
+    loginUrl: process.env.SF_LOGIN_URL,
+  });
+  try {
+    const result = await setUpFields(connection, { dryRun: flags['dry-run'] });
+    const { plan } = result;
+    console.log(`\nOrg ${SF_INSTANCE_URL}, profile ${plan.profileFullName}:`);
+    if (plan.upToDate) {
+      console.log('  every field exists as the catalogue says and is granted: nothing to change.');
+    }
+    for (const change of plan.upserts) {
+      const detail = change.reason === 'changed' ? ` (${change.differences.join(', ')})` : '';
+      console.log(`  ${change.reason.padEnd(8)} ${change.field.fullName}${detail}`);
+    }
+    if (plan.grants.length > 0) console.log(`  grant    read+edit on ${plan.grants.length} fields`);
+    if (flags['dry-run']) {
+      console.log('Dry run: nothing was changed.');
+    } else if (!plan.upToDate) {
+      const failed = [...result.fields, ...result.grants].filter((r) => !r.ok);
+      for (const f of failed) {
+        console.log(`  FAILED   ${f.fullName}: ${f.errors.map((e) => e.message).join('; ')}`);
+      }
+      console.log(
+        `Applied with ${result.calls.upsertMetadata} upsertMetadata and ${result.calls.updateMetadata} ` +
+          `updateMetadata calls: ${result.fields.length - failed.length} of ${result.fields.length} ` +
+          `fields and ${result.grants.length} grants processed, ${failed.length} failed.`,
+      );
+      if (!result.ok) process.exitCode = 3;
+    }
+  } catch (error) {
+    if (error instanceof SalesforcePermissionError) {
+      console.error(
+        `\nThe connected user cannot set up fields: missing ${error.missing.join(', ')}.`,
+      );
+      console.error(error.remedy);
+      console.error(`The source-format export for an admin is in ${path.join(out, 'source')}.`);
+      process.exitCode = 2;
+    } else if (error instanceof SalesforceError) {
+      // One line with Salesforce's reason (tokens are never in it), not a stack trace.
+      console.error(`\nSalesforce: ${error.message}`);
+      process.exitCode = 1;
+    } else {
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+// The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
+// documented shapes, Metadata envelopes validated against the XSD when it is on this machine).
+import { STANDARD_USER } from '../../../packages/crm-sync/test/emulator/org.ts';
+import { type Emulator, startEmulator } from '../../../packages/crm-sync/test/emulator/server.ts';
+
+const cwd = fileURLToPath(new URL('..', import.meta.url));
+let out: string;
+
+/** Runs the script as a user does (credentials only from `env`); never rejects. */
+async function runScript(env: Record<string, string>, ...args: string[]) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('SF_')),
+  );
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['src/main.ts', '--out', out, ...args],
+      { cwd, env: { ...clean, ...env } },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
+
+const metadataCalls = (emulator: Emulator) =>
+  emulator.requests.filter((r) => r.soap !== undefined).map((r) => r.soap?.operation);
+
+const credentials = (emulator: Emulator) => {
+  const tokens = emulator.issueTokens();
+  return {
+    SF_INSTANCE_URL: tokens.instanceUrl,
+    SF_ACCESS_TOKEN: tokens.accessToken,
+    SF_REFRESH_TOKEN: tokens.refreshToken,
+    SF_CLIENT_ID: emulator.clientId,
+    SF_LOGIN_URL: emulator.url,
+  };
+};
+
+beforeAll(async () => {
+  out = await mkdtemp(path.join(tmpdir(), 'field-setup-'));
+});
+afterAll(() => rm(out, { recursive: true, force: true }));
+
+describe('examples/crm-field-setup without credentials (dry run)', () => {
+  it('prints the 61 fields and the plan, and writes the envelopes and a source-format export', async () => {
+    const { code, stdout } = await runScript({});
+    expect(code).toBe(0);
+    expect(stdout).toContain("The service's 61 custom fields:");
+    expect(stdout).toMatch(
+      /Account\.ServiceSessions__c\s+Number\(18,0\)\s+Service - Total Sessions/,
+    );
+    expect(stdout).toContain('7 upsertMetadata calls');
+    expect(stdout).toContain('set SF_INSTANCE_URL and SF_ACCESS_TOKEN');
+
+    const envelopes = (await readdir(path.join(out, 'envelopes'))).sort();
+    expect(envelopes).toHaveLength(8);
+    expect(envelopes.at(-1)).toBe('08-updateMetadata.xml');
+    const first = await readFile(path.join(out, 'envelopes', envelopes[0] ?? ''), 'utf8');
+    expect(first).toContain('REPLACE_WITH_ACCESS_TOKEN');
+
+    const files = await readdir(path.join(out, 'source'), { recursive: true });
+    expect(files.filter((f) => f.endsWith('.field-meta.xml'))).toHaveLength(61);
+    const manifest = await readFile(path.join(out, 'source/manifest/package.xml'), 'utf8');
+    expect(manifest.match(/<members>[A-Za-z]+\.[A-Za-z]+__c<\/members>/g)).toHaveLength(61);
+  });
+});
+
+describe('examples/crm-field-setup with an org that cannot be reached', () => {
+  it('says so in one line and exits 1, without a stack trace', async () => {
+    const emulator = await startEmulator();
+    const env = credentials(emulator);
+    await emulator.close(); // its port is closed now: nothing answers there
+    const { code, stderr } = await runScript(env);
+    expect(code).toBe(1);
+    expect(stderr.trim()).toMatch(/^Salesforce: GET \S+ could not reach the org/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('examples/crm-field-setup against the Salesforce emulator', () => {
+  let emulator: Emulator;
+  afterEach(() => emulator?.close());
+
+  it('plans with --dry-run without a Metadata call, applies, then finds nothing to change', async () => {
+    emulator = await startEmulator();
+    const env = credentials(emulator);
+
+    const dry = await runScript(env, '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('missing  Account.ServiceSessions__c');
+    expect(dry.stdout).toContain('grant    read+edit on 61 fields');
+    expect(dry.stdout).toContain('Dry run: nothing was changed.');
+    expect(metadataCalls(emulator)).toEqual([]);
+
+    const applied = await runScript(env);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('7 upsertMetadata and 1 updateMetadata calls');
+    expect(applied.stdout).toContain('61 of 61 fields and 61 grants processed, 0 failed');
+    expect(metadataCalls(emulator)).toEqual([...Array(7).fill('upsertMetadata'), 'updateMetadata']);
+    expect(emulator.schemaErrors).toEqual([]);
+
+    const again = await runScript(env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('nothing to change');
+    expect(metadataCalls(emulator)).toHaveLength(8);
+  });
+
+  it('explains the remedy and exits 2 when the user lacks the permissions', async () => {
+    emulator = await startEmulator({ profile: STANDARD_USER });
+    const { code, stderr } = await runScript(credentials(emulator));
+    expect(code).toBe(2);
+    expect(stderr).toContain('The connected user cannot set up fields: missing Modify All Data');
+    expect(stderr).toContain('Reconnect with a System Administrator');
+    expect(metadataCalls(emulator)).toEqual([]);
+  });
+});
