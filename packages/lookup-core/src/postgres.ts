@@ -1,4 +1,5 @@
 /** The PostgreSQL store: the same schema and queries as the embedded one, on a server, through pg. */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Database, Queryable } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
@@ -10,9 +11,23 @@ export type PostgresStoreOptions =
   /** A pool you own: the store uses it and leaves it open on `close()`. */
   | { pool: pg.Pool };
 
+/**
+ * Every statement of the store is a constant string, so each is prepared once per connection under
+ * a name derived from its text and then only bound and executed: no re-parsing, no re-planning.
+ */
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `service_lookup_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
-  query: async <Row>(sql: string, params?: unknown[]) =>
-    (await client.query(sql, params)).rows as Row[],
+  query: async <Row>(sql: string, params: unknown[] = []) =>
+    (await client.query({ name: statementName(sql), text: sql, values: params })).rows as Row[],
   exec: async (sql: string) => {
     await client.query(sql);
   },
