@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { connect, setUpFields } from '@service/crm-sync/salesforce';
+import { afterEach, describe, expect, it } from 'vitest';
+// The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
+// documented shapes), on loopback.
+import { type Emulator, startEmulator } from '../../../packages/crm-sync/test/emulator/server.ts';
+
+const cwd = fileURLToPath(new URL('..', import.meta.url));
+
+/** Runs the pipeline as a user does (credentials only from `env`); never rejects. */
+async function runPipeline(env: Record<string, string>, ...args: string[]) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('SF_')),
+  );
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['src/main.ts', ...args],
+      { cwd, env: { ...clean, ...env } },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
+
+/** The step rows of the printed plan table (after its header), as [step, record] pairs. */
+const planRows = (stdout: string) => {
+  const lines = stdout.split('\n');
+  const header = lines.findIndex((line) => line.startsWith('Step '));
+  const end = lines.findIndex((line) => /^\d+ updates, /.test(line));
+  return lines
+    .slice(header + 1, end)
+    .map((line) => line.split(/ {2,}/).slice(0, 2) as [string, string]);
+};
+
+describe('examples/sync-pipeline without credentials (dry run on the sample CRM snapshot)', () => {
+  it('ingests the sample events and prints the plan as a table, writing nothing', async () => {
+    const { code, stdout, stderr } = await runPipeline({});
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\d+ events ingested \(0 rejected\); workspace default: 3 companies/);
+    expect(planRows(stdout)).toEqual([
+      ['update Account', '001000000000001AAA'],
+      ['update Contact', '003000000000001AAA'],
+      ['update Lead', '00Q000000000001AAA'],
+      ['create Lead', 'Lead:hank.scorpio@globex.com'],
+      ['post on Contact', '003000000000001AAA'],
+      ['post on Lead', 'Lead:hank.scorpio@globex.com'],
+      ['skip (not-enabled)', 'frank@globex.com'],
+      ['skip (not-enabled)', 'globex.com'],
+      ['skip (not-enabled)', 'initech.io'],
+    ]);
+    expect(stdout).toContain('3 updates, 1 creates, 2 feed posts, 3 skipped (0 ambiguous)');
+    expect(stdout).toContain('Dry run: set SF_INSTANCE_URL and SF_ACCESS_TOKEN');
+  });
+
+  it('plans for another workspace of the same events file', async () => {
+    const { code, stdout } = await runPipeline({}, '--workspace', 'northwind');
+    expect(code).toBe(0);
+    expect(stdout).toContain('workspace northwind: 2 companies, 2 contacts');
+    expect(planRows(stdout).map(([step]) => step)).toContain('update Contact');
+  });
+});
+
+describe('examples/sync-pipeline against the Salesforce emulator', () => {
+  let emulator: Emulator;
+  afterEach(() => emulator?.close());
+
+  it('reads the org, applies the plan, and a second run creates nothing twice', async () => {
+    emulator = await startEmulator();
+    const { org } = emulator;
+    const account = org.insert('Account', { Name: 'Acme Corp', Website: 'https://www.acme.com' });
+    const contact = org.insert('Contact', {
+      LastName: 'Lee',
+      Email: 'Ann.Lee@acme.com',
+      AccountId: account,
+    });
+    org.insert('Lead', { LastName: 'Patel', Company: 'Acme Corp', Email: 'raj.patel@acme.com' });
+    const tokens = emulator.issueTokens();
+    // Field setup is its own step (see examples/crm-field-setup), done once before any sync.
+    await setUpFields(connect({ ...tokens }));
+    const env = {
+      SF_INSTANCE_URL: tokens.instanceUrl,
+      SF_ACCESS_TOKEN: tokens.accessToken,
+      SF_REFRESH_TOKEN: tokens.refreshToken,
+      SF_CLIENT_ID: emulator.clientId,
+      SF_LOGIN_URL: emulator.url,
+    };
+
+    const writes = () => emulator.requests.filter((r) => r.method !== 'GET').length;
+    const writesBefore = writes();
+    const dry = await runPipeline(env, '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('1 Accounts, 1 Contacts, 1 Leads');
+    expect(dry.stdout).toContain('Dry run: nothing was written.');
+    expect(writes()).toBe(writesBefore);
+
+    const first = await runPipeline(env);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.stdout).toContain('3 updates, 1 creates, 2 feed posts');
+    expect(first.stdout).toMatch(/Applied: 6 written, 0 already-done, 3 skipped, 0 failed/);
+    expect(org.table('Account').get(account)?.ServiceSessions__c).toBeGreaterThan(0);
+    expect(org.table('Contact').get(contact)?.ServiceLastSeen__c).toEqual(expect.any(String));
+    const leads = () =>
+      [...org.table('Lead').values()].filter((lead) => lead.Email === 'hank.scorpio@globex.com');
+    expect(leads()).toHaveLength(1);
+    expect(org.feed).toHaveLength(2);
+
+    const second = await runPipeline(env);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.stdout).toContain('2 Leads');
+    expect(leads()).toHaveLength(1);
+  });
+});
