@@ -59,8 +59,10 @@ beforeAll(async () => {
     dts: false,
     silent: true,
     config: false,
-    clean: false,
+    clean: true,
     target: 'node22',
+    // As in the package build: dependencies stay imports (tsup reads them from the cwd's package).
+    external: [/^[^./]/],
   });
   home = await mkdtemp(join(tmpdir(), 'service-crm-'));
 }, 60_000);
@@ -82,7 +84,7 @@ describe('service-crm', () => {
       '0',
     ]);
     const done = collect(child);
-    const url = await new Promise<string>((resolve) => {
+    const printed = new Promise<string>((resolve) => {
       let text = '';
       child.stderr?.on('data', (d) => {
         text += d;
@@ -90,6 +92,10 @@ describe('service-crm', () => {
         if (match?.[1]) resolve(match[1]);
       });
     });
+    const exited = done.then((r): never => {
+      throw new Error(`login exited (${r.code}) before printing a URL: ${r.stderr}`);
+    });
+    const url = await Promise.race([printed, exited]);
     expect(new URL(url).searchParams.get('scope')).toBe(
       'api sfap_api id refresh_token full openid',
     );
