@@ -20,8 +20,8 @@ import {
 } from '../index.js';
 import type { SalesforceConnection } from './connection.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from './errors.js';
-import { type ApplyJournal, memoryJournal, stepKey } from './journal.js';
-import { queryAll } from './reads.js';
+import { type ApplyJournal, inFlightKey, memoryJournal, stepKey } from './journal.js';
+import { queryAll, readRecords } from './reads.js';
 import { createRecord, postFeedItem, updateRecords } from './writes.js';
 
 export type StepOutcome =
@@ -219,29 +219,51 @@ async function applyUpdates(
   progress: (n: number) => void,
 ): Promise<void> {
   const todo: UpdateStep[] = [];
+  const unsure: UpdateStep[] = [];
   for (const step of updates) {
-    if (journal.get(stepKey(step)) !== undefined) {
+    const key = stepKey(step);
+    if (journal.get(key) !== undefined) {
       outcomes.set(step, {
         step,
         status: 'already-done',
         id: step.id,
         reason: 'written by an earlier run',
       });
+    } else if (journal.get(inFlightKey(key)) !== undefined) {
+      unsure.push(step);
     } else {
       todo.push(step);
     }
   }
+  // Sent by a run that was interrupted before the answer: read the records and send only those
+  // that do not hold the values yet, so no record is written twice.
+  const confirmed = await alreadyHolding(connection, unsure);
+  for (const step of unsure) {
+    if (confirmed.has(step)) {
+      outcomes.set(step, {
+        step,
+        status: 'already-done',
+        id: step.id,
+        reason: 'written by an interrupted run',
+      });
+    } else {
+      todo.push(step);
+    }
+  }
+  await journal.record(Object.fromEntries([...confirmed].map((s) => [stepKey(s), s.id])));
   progress(updates.length - todo.length);
   for (const batch of chunk(todo, COMPOSITE_BATCH_LIMIT)) {
     await guard();
+    await journal.record(Object.fromEntries(batch.map((s) => [inFlightKey(stepKey(s)), s.id])));
     const results = await updateRecords(
       connection,
       batch.map((s) => ({ object: s.object, id: s.id, fields: s.fields })),
     );
+    const written: Record<string, string> = {};
     for (const [i, step] of batch.entries()) {
       const outcome = results[i];
       if (outcome?.ok) {
-        await journal.set(stepKey(step), step.id);
+        written[stepKey(step)] = step.id;
         outcomes.set(step, { step, status: 'written', id: step.id });
       } else {
         outcomes.set(step, {
@@ -251,8 +273,51 @@ async function applyUpdates(
         });
       }
     }
+    await journal.record(written);
     progress(batch.length);
   }
+}
+
+/** Salesforce returns DateTimes as `...+0000`; compare instants, numbers and text as values. */
+function sameValue(planned: FieldValues[string], actual: unknown): boolean {
+  if (planned === actual || ((planned ?? null) === null && (actual ?? null) === null)) return true;
+  if (
+    typeof planned === 'string' &&
+    typeof actual === 'string' &&
+    /^\d{4}-\d\d-\d\dT/.test(planned)
+  ) {
+    const instant = (v: string) => Date.parse(v.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+    return instant(planned) === instant(actual);
+  }
+  return false;
+}
+
+/** The steps whose record already holds every planned value. */
+async function alreadyHolding(
+  connection: SalesforceConnection,
+  steps: readonly UpdateStep[],
+): Promise<Set<UpdateStep>> {
+  const holding = new Set<UpdateStep>();
+  const byObject = new Map<CrmObject, UpdateStep[]>();
+  for (const step of steps) byObject.set(step.object, [...(byObject.get(step.object) ?? []), step]);
+  for (const [object, list] of byObject) {
+    const fields = [...new Set(list.flatMap((s) => Object.keys(s.fields)))];
+    const { records } = await readRecords<Record<string, unknown> & { Id: string }>(
+      connection,
+      object,
+      {
+        fields,
+        where: [{ field: 'Id', in: list.map((s) => s.id) }],
+      },
+    );
+    const byId = new Map(records.map((r) => [r.Id, r]));
+    for (const step of list) {
+      const record = byId.get(step.id);
+      if (record && Object.entries(step.fields).every(([f, v]) => sameValue(v, record[f])))
+        holding.add(step);
+    }
+  }
+  return holding;
 }
 
 /** Finds the record an earlier run (or someone else) created for this step, if any. */
@@ -309,7 +374,7 @@ async function applyCreate(
   try {
     const existing = await findExisting(connection, step);
     if (existing !== undefined) {
-      await journal.set(key, existing);
+      await journal.record({ [key]: existing });
       createdIds.set(step.idempotencyKey, existing);
       return {
         step,
@@ -324,7 +389,7 @@ async function applyCreate(
     for (;;) {
       try {
         const { id } = await createRecord(connection, step.object, fields, createOptions);
-        await journal.set(key, id);
+        await journal.record({ [key]: id });
         createdIds.set(step.idempotencyKey, id);
         return { step, status: 'written', id, ...(omitted.length > 0 ? { omitted } : {}) };
       } catch (error) {
@@ -377,7 +442,7 @@ async function applyFeedPost(
   }
   try {
     const { id } = await postFeedItem(connection, subjectId, step.text);
-    await journal.set(key, id);
+    await journal.record({ [key]: id });
     return { step, status: 'written', id };
   } catch (error) {
     return failure(step, error);

@@ -11,8 +11,8 @@ import { writePrivateFile } from './private-file.js';
 export interface ApplyJournal {
   /** The record or feed item id written for `key`, if this step was done before. */
   get(key: string): string | undefined;
-  /** Remember that `key` was done, with the id it produced. */
-  set(key: string, id: string): void | Promise<void>;
+  /** Remember steps by key, with the id each produced (one write for the whole batch). */
+  record(entries: Readonly<Record<string, string>>): void | Promise<void>;
   /** Forget everything (a finished run: the next one starts afresh). */
   clear?(): void | Promise<void>;
 }
@@ -24,7 +24,9 @@ export function memoryJournal(entries: Record<string, string> = {}): ApplyJourna
   const map = new Map(Object.entries(entries));
   return {
     get: (key) => map.get(key),
-    set: (key, id) => void map.set(key, id),
+    record: (more) => {
+      for (const [key, id] of Object.entries(more)) map.set(key, id);
+    },
     clear: () => map.clear(),
     get entries() {
       return Object.fromEntries(map);
@@ -34,7 +36,8 @@ export function memoryJournal(entries: Record<string, string> = {}): ApplyJourna
 
 /**
  * A journal kept in a JSON file, rewritten atomically (temporary file, then rename) after every
- * change, readable by the owner only. A missing file is an empty journal.
+ * `record` (once per batch of 200 updates, once per create or post), readable by the owner only.
+ * A missing file is an empty journal.
  */
 export async function fileJournal(path: string): Promise<ApplyJournal> {
   let entries: Record<string, string> = {};
@@ -47,8 +50,8 @@ export async function fileJournal(path: string): Promise<ApplyJournal> {
   let writing = Promise.resolve();
   return {
     get: memory.get,
-    async set(key, id) {
-      memory.set(key, id);
+    async record(more) {
+      memory.record(more);
       const snapshot = JSON.stringify(memory.entries);
       writing = writing.then(() => writePrivateFile(path, snapshot));
       await writing;
@@ -71,6 +74,9 @@ function digest(value: unknown): string {
   );
   return createHash('sha256').update(sorted).digest('base64url').slice(0, 16);
 }
+
+/** Marks a batch as sent before its answer is known; see `applyPlan` on resuming. */
+export const inFlightKey = (key: string) => `in-flight:${key}`;
 
 /** The journal key of a step: equal across runs for the same write. */
 export function stepKey(step: PlanStep): string {

@@ -162,7 +162,8 @@ describe('applyPlan', () => {
       .filter((x: { Name: string }) => x.Name.startsWith('resume'));
     expect(sent).toHaveLength(600);
     expect(new Set(sent.map((x: { id: string }) => x.id)).size).toBe(600);
-    expect(Object.keys(JSON.parse(await readFile(path, 'utf8')))).toHaveLength(603);
+    const keys = Object.keys(JSON.parse(await readFile(path, 'utf8')));
+    expect(keys.filter((k) => !k.startsWith('in-flight:'))).toHaveLength(603);
   });
 
   it('writes a create without the fields the org refuses as INVALID_FIELD, and without omitFields', async () => {
@@ -210,6 +211,39 @@ describe('applyPlan', () => {
       .slice(-3);
     expect(posts.map((r) => r.headers['sforce-auto-assign'])).toEqual(['FALSE', 'FALSE', 'FALSE']);
     emulator.org.hidden.clear();
+  });
+
+  it('resumes after being killed between a batch and its journal entry without writing a record twice', async () => {
+    const { emulator } = env;
+    const { accounts } = seedOrg(emulator.org, { companies: 500 });
+    const connection = connectTo(emulator);
+    const plan = planFor(accounts, 'killed');
+    const saved = memoryJournal();
+    let batchesAnswered = 0;
+    // The process dies after the org applied the second batch, before the journal noted it.
+    const dying = {
+      get: saved.get,
+      record(entries: Record<string, string>) {
+        const done = Object.keys(entries).some((k) => k.startsWith('update:'));
+        if (done && ++batchesAnswered === 2) throw new Error('killed');
+        saved.record(entries);
+      },
+    };
+    await expect(applyPlan(connection, plan, { journal: dying })).rejects.toThrow('killed');
+    const resumed = await applyPlan(connection, plan, { journal: saved });
+    expect(resumed.counts).toMatchObject({ failed: 0, pending: 0 });
+    const reasons = resumed.outcomes
+      .filter((o) => o.status === 'already-done')
+      .map((o) => o.status === 'already-done' && o.reason);
+    expect(reasons.filter((r) => r === 'written by an interrupted run')).toHaveLength(200);
+    expect(reasons.filter((r) => r === 'written by an earlier run')).toHaveLength(200);
+    const sent = emulator.requests
+      .filter((r) => r.path.endsWith('/composite/sobjects') && r.status === 200)
+      .flatMap((r) => JSON.parse(r.body).records as { id: string; Name: string }[])
+      .filter((x) => x.Name.startsWith('killed'));
+    expect(sent).toHaveLength(500);
+    expect(new Set(sent.map((x) => x.id)).size).toBe(500);
+    expect(emulator.org.table('Account').get(accounts[499] ?? '')?.Name).toBe('killed 499');
   });
 
   it('makes no call at all on a dry run', async () => {
