@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { SAMPLE } from '@service/example-smoke-kit';
+import { runScript, SAMPLE } from '@service/example-smoke-kit';
 import { createLookupHandler, type LookupStore, openEmbeddedStore } from '@service/lookup-core';
 import { readNdjsonLines, toNodeListener } from '@service/lookup-core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,23 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const cwd = fileURLToPath(new URL('..', import.meta.url));
 const samples = fileURLToPath(new URL('../../../samples/events.ndjson', import.meta.url));
 
-/** Runs the script as a user does; resolves with its exit code and output (never rejects). */
-async function runScript(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['src/main.ts', ...args],
-      {
-        cwd,
-        env: { ...process.env, ...env },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
+const runClient = (env: Record<string, string>, ...args: string[]) =>
+  runScript({ cwd, args: ['src/main.ts', ...args], env });
 
 describe('examples/client-node against a real lookup server on loopback', () => {
   let store: LookupStore;
@@ -49,7 +32,7 @@ describe('examples/client-node against a real lookup server on loopback', () => 
   });
 
   it('prints the company and the contact with activity, then each typed error, and exits 0', async () => {
-    const { code, stdout, stderr } = await runScript({ SERVICE_LOOKUP_URL: url });
+    const { code, stdout, stderr } = await runClient({ SERVICE_LOOKUP_URL: url });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain('Acme Corp (acme.com), Software');
@@ -60,7 +43,7 @@ describe('examples/client-node against a real lookup server on loopback', () => 
   });
 
   it('looks up a domain given on the command line, listing its contacts', async () => {
-    const { code, stdout } = await runScript({ SERVICE_LOOKUP_URL: url }, 'globex.com');
+    const { code, stdout } = await runClient({ SERVICE_LOOKUP_URL: url }, 'globex.com');
     expect(code).toBe(0);
     expect(stdout).toContain('Globex (globex.com)');
     expect(stdout).toContain('- hank.scorpio@globex.com');
@@ -74,7 +57,7 @@ describe('examples/client-node against a real lookup server on loopback', () => 
         probe.close(() => resolve(port));
       });
     });
-    const { code, stderr } = await runScript({ SERVICE_LOOKUP_URL: `http://127.0.0.1:${closed}` });
+    const { code, stderr } = await runClient({ SERVICE_LOOKUP_URL: `http://127.0.0.1:${closed}` });
     expect(code).toBe(1);
     expect(stderr).toContain('ConnectionError: no lookup server at');
     expect(stderr).toContain('./dev --filter @service/example-node-http start');

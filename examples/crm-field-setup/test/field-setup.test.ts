@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { runScript } from '@service/example-smoke-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
 // documented shapes, Metadata envelopes validated against the XSD when it is on this machine).
@@ -13,23 +12,14 @@ import { type Emulator, startEmulator } from '../../../packages/crm-sync/test/em
 const cwd = fileURLToPath(new URL('..', import.meta.url));
 let out: string;
 
-/** Runs the script as a user does (credentials only from `env`); never rejects. */
-async function runScript(env: Record<string, string>, ...args: string[]) {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('SF_')),
-  );
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['src/main.ts', '--out', out, ...args],
-      { cwd, env: { ...clean, ...env } },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
+/** Runs the script as a user does, with credentials only from `env`. */
+const runSetup = (env: Record<string, string>, ...args: string[]) =>
+  runScript({
+    cwd,
+    args: ['src/main.ts', '--out', out, ...args],
+    env,
+    withoutEnvPrefixes: ['SF_'],
+  });
 
 const metadataCalls = (emulator: Emulator) =>
   emulator.requests.filter((r) => r.soap !== undefined).map((r) => r.soap?.operation);
@@ -52,7 +42,7 @@ afterAll(() => rm(out, { recursive: true, force: true }));
 
 describe('examples/crm-field-setup without credentials (dry run)', () => {
   it('prints the 61 fields and the plan, and writes the envelopes and a source-format export', async () => {
-    const { code, stdout } = await runScript({});
+    const { code, stdout } = await runSetup({});
     expect(code).toBe(0);
     expect(stdout).toContain("The service's 61 custom fields:");
     expect(stdout).toMatch(
@@ -79,7 +69,7 @@ describe('examples/crm-field-setup with an org that cannot be reached', () => {
     const emulator = await startEmulator();
     const env = credentials(emulator);
     await emulator.close(); // its port is closed now: nothing answers there
-    const { code, stderr } = await runScript(env);
+    const { code, stderr } = await runSetup(env);
     expect(code).toBe(1);
     expect(stderr.trim()).toMatch(/^Salesforce: GET \S+ could not reach the org/);
     expect(stderr).not.toMatch(/\n\s+at /);
@@ -94,21 +84,21 @@ describe('examples/crm-field-setup against the Salesforce emulator', () => {
     emulator = await startEmulator();
     const env = credentials(emulator);
 
-    const dry = await runScript(env, '--dry-run');
+    const dry = await runSetup(env, '--dry-run');
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('missing  Account.ServiceSessions__c');
     expect(dry.stdout).toContain('grant    read+edit on 61 fields');
     expect(dry.stdout).toContain('Dry run: nothing was changed.');
     expect(metadataCalls(emulator)).toEqual([]);
 
-    const applied = await runScript(env);
+    const applied = await runSetup(env);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('7 upsertMetadata and 1 updateMetadata calls');
     expect(applied.stdout).toContain('61 of 61 fields and 61 grants processed, 0 failed');
     expect(metadataCalls(emulator)).toEqual([...Array(7).fill('upsertMetadata'), 'updateMetadata']);
     expect(emulator.schemaErrors).toEqual([]);
 
-    const again = await runScript(env);
+    const again = await runSetup(env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('nothing to change');
     expect(metadataCalls(emulator)).toHaveLength(8);
@@ -116,7 +106,7 @@ describe('examples/crm-field-setup against the Salesforce emulator', () => {
 
   it('explains the remedy and exits 2 when the user lacks the permissions', async () => {
     emulator = await startEmulator({ profile: STANDARD_USER });
-    const { code, stderr } = await runScript(credentials(emulator));
+    const { code, stderr } = await runSetup(credentials(emulator));
     expect(code).toBe(2);
     expect(stderr).toContain('The connected user cannot set up fields: missing Modify All Data');
     expect(stderr).toContain('Reconnect with a System Administrator');

@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { connect, setUpFields } from '@service/crm-sync/salesforce';
+import { runScript } from '@service/example-smoke-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 // The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
 // documented shapes), on loopback.
@@ -9,23 +8,9 @@ import { type Emulator, startEmulator } from '../../../packages/crm-sync/test/em
 
 const cwd = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs the pipeline as a user does (credentials only from `env`); never rejects. */
-async function runPipeline(env: Record<string, string>, ...args: string[]) {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('SF_')),
-  );
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['src/main.ts', ...args],
-      { cwd, env: { ...clean, ...env } },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
+/** Runs the script as a user does, with credentials only from `env`. */
+const runPipeline = (env: Record<string, string>, ...args: string[]) =>
+  runScript({ cwd, args: ['src/main.ts', ...args], env, withoutEnvPrefixes: ['SF_'] });
 
 /** The step rows of the printed plan table (after its header), as [step, record] pairs. */
 const planRows = (stdout: string) => {
