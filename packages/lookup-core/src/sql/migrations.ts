@@ -5,6 +5,12 @@
  */
 import type { Database } from './db.js';
 
+/** The activity columns companies and contacts share, as of migration 1 (frozen with it). */
+const ACTIVITY_V1 = `sessions bigint NOT NULL, active_seconds bigint NOT NULL, page_views bigint NOT NULL,
+  high_intent_sessions bigint NOT NULL, first_seen timestamptz NOT NULL, last_seen timestamptz NOT NULL,
+  impressions bigint NOT NULL, clicks bigint NOT NULL, likes bigint NOT NULL, shares bigint NOT NULL,
+  comments bigint NOT NULL`;
+
 const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
   {
     version: 1,
@@ -50,18 +56,8 @@ CREATE TABLE companies (
   name text,
   industry text,
   profile_at timestamptz,
-  sessions bigint NOT NULL,
   visitors bigint NOT NULL DEFAULT 0,
-  active_seconds bigint NOT NULL,
-  page_views bigint NOT NULL,
-  high_intent_sessions bigint NOT NULL,
-  first_seen timestamptz NOT NULL,
-  last_seen timestamptz NOT NULL,
-  impressions bigint NOT NULL,
-  clicks bigint NOT NULL,
-  likes bigint NOT NULL,
-  shares bigint NOT NULL,
-  comments bigint NOT NULL,
+  ${ACTIVITY_V1},
   PRIMARY KEY (workspace, domain)
 );
 
@@ -73,17 +69,7 @@ CREATE TABLE contacts (
   name text,
   title text,
   profile_at timestamptz,
-  sessions bigint NOT NULL,
-  active_seconds bigint NOT NULL,
-  page_views bigint NOT NULL,
-  high_intent_sessions bigint NOT NULL,
-  first_seen timestamptz NOT NULL,
-  last_seen timestamptz NOT NULL,
-  impressions bigint NOT NULL,
-  clicks bigint NOT NULL,
-  likes bigint NOT NULL,
-  shares bigint NOT NULL,
-  comments bigint NOT NULL,
+  ${ACTIVITY_V1},
   PRIMARY KEY (workspace, email)
 );
 CREATE INDEX contacts_by_company ON contacts (workspace, company_domain, last_seen DESC, email);
