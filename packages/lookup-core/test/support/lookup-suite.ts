@@ -3,6 +3,7 @@
  * a `Request` object and through real HTTP, against the store the calling test file opens.
  */
 import { schemas } from '@service/lookup-client';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupHandler, type LookupStore } from '../../src/index.js';
 import { baseEvents, KEY, KEY_ROTATED, KEYS, linkedin, OTHER_KEY, session } from './events.js';
@@ -497,4 +498,46 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
     expect(await response.text()).toBe('{"error":"Internal server error"}');
     expect(reported).toHaveLength(1);
   });
+
+  it('hostile bodies never get a 500, a stack, or change what a valid lookup returns', async () => {
+    const handler = createLookupHandler({ store, keys: KEYS });
+    const post = (body: string, contentType = 'application/json') =>
+      handler(
+        new Request('http://lookup.test/api/service/lookup', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': contentType },
+          body,
+        }),
+      );
+    const before = await (await post('{"domain":"acme.com","includeActivity":true}')).text();
+    const field = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.anything(),
+      fc.emailAddress(),
+      fc.domain(),
+      fc.constant('__proto__'),
+    );
+    const bodies = fc.oneof(
+      fc.json(),
+      fc.string({ unit: 'binary', maxLength: 300 }),
+      fc
+        .record(
+          { email: field, domain: field, includeActivity: field, secretKey: field },
+          { requiredKeys: [] },
+        )
+        .map((o) => JSON.stringify(o)),
+      fc.nat(3000).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
+      fc.constant('{"__proto__":{"domain":"acme.com"},"constructor":{"prototype":{"x":1}}}'),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const response = await post(body);
+        const text = await response.text();
+        expect([200, 400, 404, 413]).toContain(response.status);
+        expect(text).not.toMatch(/\bat .+:\d+:\d+|Error:/);
+      }),
+      { numRuns: 300 },
+    );
+    expect(await (await post('{"domain":"acme.com","includeActivity":true}')).text()).toBe(before);
+  }, 60_000);
 }
