@@ -55,7 +55,8 @@ describe('service-lookup serve', () => {
     const origin = await new Promise<string>((resolve, reject) => {
       child.stdout?.on('data', (d) => {
         stdout += d;
-        const match = stdout.match(/listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
+        // Resolved once the curl line printed after "listening on" has arrived too.
+        const match = stdout.match(/listening on (http:\/\/127\.0\.0\.1:\d+)\ntry: curl .*\n/);
         if (match?.[1]) resolve(match[1]);
       });
       child.on('close', () => reject(new Error(`exited early: ${stderr}`)));
