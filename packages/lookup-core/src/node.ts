@@ -105,12 +105,25 @@ async function send(res: ServerResponse, response: Response, req: NodeRequest): 
     req.method === 'HEAD' || response.body === null
       ? null
       : Buffer.from(await response.arrayBuffer());
-  // A body left unread (too large, too slow) is not drained: the connection is closed instead.
+  // A body left unread (too large, too slow, or not declared small) is not drained: the connection
+  // is closed instead. A small declared one (e.g. after a 401) is drained, so keep-alive clients
+  // can send their next request on the same connection.
   const unread = !req.complete && req.body === undefined;
-  if (unread) res.setHeader('connection', 'close');
+  const close = unread && !drainable(req, response.status);
+  if (close) res.setHeader('connection', 'close');
+  else if (unread) req.resume();
   res.end(body ?? undefined, () => {
-    if (unread) req.socket.destroy();
+    if (close) req.socket.destroy();
   });
+}
+
+/** Largest unread body drained to keep a connection alive; larger ones close it. */
+const MAX_DRAIN_BYTES = 64 * 1024;
+
+function drainable(req: NodeRequest, status: number): boolean {
+  if (status === 413 || status === 408) return false;
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  return declared <= MAX_DRAIN_BYTES;
 }
 
 /** Adapts a Fetch handler to `(req, res)` for node:http, Express, Fastify (raw) and the like. */

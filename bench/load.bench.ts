@@ -1,0 +1,238 @@
+// Load: `service-lookup serve` as a child process on loopback, on the embedded store and on
+// PostgreSQL, driven by autocannon at 100 connections with a mix of valid lookups, 404s, 401s
+// and 400s. Fails (exit 1) on any 5xx, connection error or timeout, any answer with another
+// status than its request expects, or server RSS after the run more than 20% above the RSS after
+// the warm-up. Settings: LOAD_BENCH_SECONDS (default 12), LOAD_BENCH_STORES=embedded,postgres.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 12);
+// V8 grows its heap to a plateau in the first seconds of load: RSS is compared from there.
+const WARM_UP_SECONDS = 10;
+const STORES = (process.env.LOAD_BENCH_STORES ?? 'embedded,postgres').split(',');
+const CONNECTIONS = 100;
+const MAX_RSS_GROWTH = 0.2;
+
+const SAMPLES = join(import.meta.dirname, '../samples/events.ndjson');
+const CLI = join(
+  dirname(createRequire(import.meta.url).resolve('@service/lookup-core/package.json')),
+  'dist/cli.js',
+);
+// The public sample keys of samples/README.md.
+const DEFAULT_KEY = 'sk_live_sample_default_000000000000000000';
+const NORTHWIND_KEY = 'sk_live_sample_northwind_0000000000000000';
+const WRONG_KEY = 'sk_live_not_a_configured_key_000000000000';
+
+interface Case {
+  name: string;
+  expect: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const json = { 'content-type': 'application/json' };
+const bearer = (key: string) => ({ ...json, authorization: `Bearer ${key}` });
+
+/** One round of requests every connection cycles through: 3 x 200, 2 x 404, 2 x 401, 2 x 400. */
+const CASES: Case[] = [
+  {
+    name: 'email with activity (Bearer)',
+    expect: 200,
+    headers: bearer(DEFAULT_KEY),
+    body: '{"email":"Ann.Lee@acme.com","includeActivity":true}',
+  },
+  {
+    name: 'domain (x-service-secret-key)',
+    expect: 200,
+    headers: { ...json, 'x-service-secret-key': DEFAULT_KEY },
+    body: '{"domain":"https://www.globex.com/"}',
+  },
+  {
+    name: 'other workspace, key in the body',
+    expect: 200,
+    headers: json,
+    body: `{"domain":"umbrella.eu","secretKey":"${NORTHWIND_KEY}"}`,
+  },
+  {
+    name: 'unknown domain',
+    expect: 404,
+    headers: bearer(DEFAULT_KEY),
+    body: '{"domain":"nobody.example"}',
+  },
+  {
+    name: "another workspace's company",
+    expect: 404,
+    headers: bearer(DEFAULT_KEY),
+    body: '{"domain":"umbrella.eu"}',
+  },
+  { name: 'unknown key', expect: 401, headers: bearer(WRONG_KEY), body: '{"domain":"acme.com"}' },
+  { name: 'no key', expect: 401, headers: json, body: '{"domain":"acme.com"}' },
+  { name: 'malformed JSON', expect: 400, headers: bearer(DEFAULT_KEY), body: '{"domain":' },
+  { name: 'neither email nor domain', expect: 400, headers: bearer(DEFAULT_KEY), body: '{}' },
+];
+
+/** Resident set size of a process in bytes, from /proc (Linux). */
+function rssOf(pid: number): number {
+  const kb = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m)?.[1];
+  if (kb === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kb) * 1024;
+}
+
+interface Server {
+  child: ChildProcess;
+  origin: string;
+  stop(): Promise<number | null>;
+}
+
+function serve(storeArgs: string[]): Promise<Server> {
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', '0', '--events', SAMPLES, '--key', DEFAULT_KEY, ...storeArgs],
+    {
+      env: { ...process.env, SERVICE_SECRET_KEYS: `${NORTHWIND_KEY}=northwind` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+      const origin = stdout.match(/listening on (http:\/\/127\.0\.0\.1:\d+)\n/)?.[1];
+      if (origin)
+        resolve({
+          child,
+          origin,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+    });
+    exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr.trim()}`)));
+  });
+}
+
+interface Tally {
+  unexpected: Map<string, number>;
+}
+
+function fire(origin: string, seconds: number, tally: Tally) {
+  return autocannon({
+    url: origin,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+    requests: CASES.map((c) => ({
+      method: 'POST' as const,
+      path: '/api/service/lookup',
+      headers: c.headers,
+      body: c.body,
+      onResponse: (status: number) => {
+        if (status !== c.expect) {
+          const label = `${c.name}: ${status} (expected ${c.expect})`;
+          tally.unexpected.set(label, (tally.unexpected.get(label) ?? 0) + 1);
+        }
+      },
+    })),
+  });
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Runs the load against one store; returns the broken properties (empty when it held). */
+async function loadOne(label: string, storeArgs: string[]): Promise<string[]> {
+  const server = await serve(storeArgs);
+  const pid = server.child.pid ?? 0;
+  try {
+    await fire(server.origin, WARM_UP_SECONDS, { unexpected: new Map() });
+    await sleep(500);
+    const rssBefore = rssOf(pid);
+    const tally: Tally = { unexpected: new Map() };
+    const result = await fire(server.origin, SECONDS, tally);
+    await sleep(500);
+    const rssAfter = rssOf(pid);
+
+    const byStatus = Object.entries(result.statusCodeStats)
+      .map(([status, { count }]) => `${status}: ${count}`)
+      .join(', ');
+    const fivexx = result['5xx'];
+    const growth = (rssAfter - rssBefore) / rssBefore;
+    console.log(
+      `${label}: ${result.requests.total} requests in ${result.duration.toFixed(1)} s at ${CONNECTIONS} connections, ` +
+        `${Math.round(result.requests.average)} req/s, latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
+    );
+    console.log(`  status codes: ${byStatus}`);
+    console.log(
+      `  5xx: ${fivexx}, connection errors: ${result.errors}, timeouts: ${result.timeouts}, unexpected statuses: ${[...tally.unexpected.values()].reduce((a, b) => a + b, 0)}`,
+    );
+    console.log(
+      `  server RSS after warm-up ${mb(rssBefore)}, after the run ${mb(rssAfter)} (${(growth * 100).toFixed(1)}%)`,
+    );
+
+    const broken: string[] = [];
+    if (fivexx > 0) broken.push(`${label}: ${fivexx} responses with status 5xx`);
+    if (result.errors > 0 || result.timeouts > 0)
+      broken.push(`${label}: ${result.errors} connection errors, ${result.timeouts} timeouts`);
+    for (const [what, count] of tally.unexpected) broken.push(`${label}: ${count} x ${what}`);
+    for (const status of ['200', '400', '401', '404'])
+      if (!result.statusCodeStats[status as '200'])
+        broken.push(`${label}: no ${status} answers, the mix did not run`);
+    if (growth > MAX_RSS_GROWTH)
+      broken.push(`${label}: RSS grew ${(growth * 100).toFixed(1)}% (limit 20%)`);
+    const code = await server.stop();
+    if (code !== 0) broken.push(`${label}: serve exited with ${code} on SIGTERM`);
+    return broken;
+  } finally {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  }
+}
+
+/** A throwaway database for the PostgreSQL run, or null (with the reason printed) when none. */
+function createDatabase(): { url: string; drop(): void } | null {
+  const name = `load_bench_${randomBytes(4).toString('hex')}`;
+  const psql = (sql: string) => execFileSync('psql', [DATABASE_URL, '-qc', sql], { stdio: 'pipe' });
+  try {
+    psql(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    const reason = (error as Error).message.split('\n')[0];
+    if (process.env.CI === 'true') throw error;
+    console.log(`postgres: skipped, cannot create a database at ${DATABASE_URL} (${reason})`);
+    return null;
+  }
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+const broken: string[] = [];
+console.log(
+  `mix per connection: ${CASES.map((c) => `${c.name} -> ${c.expect}`).join('; ')}\n` +
+    `${WARM_UP_SECONDS} s warm-up, then ${SECONDS} s measured`,
+);
+for (const store of STORES) {
+  if (store === 'embedded') {
+    broken.push(...(await loadOne('embedded (PGlite, in memory)', [])));
+  } else if (store === 'postgres') {
+    const database = createDatabase();
+    if (database === null) continue;
+    try {
+      broken.push(...(await loadOne('postgres', ['--database-url', database.url])));
+    } finally {
+      database.drop();
+    }
+  }
+}
+if (broken.length > 0) {
+  console.error(`load: FAILED\n  ${broken.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('load: held (no 5xx, no connection errors or timeouts, RSS within 20%)');
