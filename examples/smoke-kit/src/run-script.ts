@@ -19,14 +19,15 @@ export async function runScript(options: {
   env?: Record<string, string>;
   withoutEnvPrefixes?: string[];
 }): Promise<ScriptRun> {
-  const dropped = options.withoutEnvPrefixes ?? [];
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !dropped.some((p) => name.startsWith(p))),
-  );
+  const env = { ...process.env, ...options.env };
+  for (const name of Object.keys(env)) {
+    const dropped = options.withoutEnvPrefixes?.some((prefix) => name.startsWith(prefix));
+    if (dropped && options.env?.[name] === undefined) delete env[name];
+  }
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, options.args, {
       cwd: options.cwd,
-      env: { ...inherited, ...options.env },
+      env,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
