@@ -107,9 +107,13 @@ describe('against lookup-core', () => {
     expect(result.company.name).toBe('Acme');
   });
 
-  it('answers an unseen email with NotFoundError', async () => {
+  it("answers an unseen email with NotFoundError carrying the server's request id", async () => {
     const client = new LookupClient({ secretKey: KEY, baseUrl: origin });
-    await expect(client.lookup({ email: 'nobody@acme.com' })).rejects.toBeInstanceOf(NotFoundError);
+    const error = await client
+      .lookup({ email: 'nobody@acme.com' })
+      .catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers a wrong key with UnauthorizedError after trying every transport', async () => {

@@ -153,9 +153,9 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
     const handler = createLookupHandler({
       store,
       keys,
-      onError: (error) =>
+      onError: (error, { requestId }) =>
         console.error(
-          `service-lookup: ${error instanceof Error ? error.name : 'error'} while answering a lookup`,
+          `service-lookup: ${error instanceof Error ? error.name : 'error'} while answering lookup ${requestId}`,
         ),
     });
     const server = createServer(toNodeListener(handler));

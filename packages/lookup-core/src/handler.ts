@@ -20,7 +20,7 @@ export interface LookupHandlerOptions {
   /** Largest accepted request body in bytes (default 16 KiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** Called with every unexpected error (the client gets a bare 500/503, never the error). */
-  onError?: (error: unknown) => void;
+  onError?: (error: unknown, context: { requestId: string }) => void;
 }
 
 export type LookupHandler = (request: Request) => Promise<Response>;
@@ -77,6 +77,13 @@ function toQuery(body: Record<string, unknown>, workspace: string): LookupQuery 
   throw new HttpError(400);
 }
 
+/** A caller's own `x-request-id` is kept when it is a sane token, so logs on both sides agree. */
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const requestIdOf = (request: Request) => {
+  const given = request.headers.get('x-request-id');
+  return given !== null && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+};
+
 function parseObject(bytes: Uint8Array): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
@@ -113,7 +120,7 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
     return result === null ? errorResponse(404) : jsonResponse(200, result);
   }
 
-  return async function handleLookup(request) {
+  async function route(request: Request, requestId: string): Promise<Response> {
     try {
       const pathname = new URL(request.url).pathname.replace(/\/+$/, '');
       if (!pathname.endsWith(path)) return errorResponse(404);
@@ -132,12 +139,19 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
       }
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error.status);
-      onError?.(error);
+      onError?.(error, { requestId });
       if (error instanceof StoreUnavailableError) return errorResponse(503, { 'retry-after': '1' });
       return errorResponse(500);
     } finally {
       // Whatever was not read of the body is released, not left to stall the connection.
       if (request.body && !request.bodyUsed) request.body.cancel().catch(() => {});
     }
+  }
+
+  return async function handleLookup(request) {
+    const requestId = requestIdOf(request);
+    const response = await route(request, requestId);
+    response.headers.set('x-request-id', requestId);
+    return response;
   };
 }

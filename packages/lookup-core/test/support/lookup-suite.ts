@@ -485,7 +485,7 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
     const handler = createLookupHandler({
       store: failing,
       keys: KEYS,
-      onError: (e) => reported.push(e),
+      onError: (e, context) => reported.push([e, context]),
     });
     const response = await handler(
       new Request('http://lookup.test/api/service/lookup', {
@@ -496,7 +496,29 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
     );
     expect(response.status).toBe(500);
     expect(await response.text()).toBe('{"error":"Internal server error"}');
-    expect(reported).toHaveLength(1);
+    expect(reported).toEqual([
+      [expect.any(Error), { requestId: response.headers.get('x-request-id') }],
+    ]);
+  });
+
+  it("every answer carries a request id: the caller's own when it is a plain token, else a UUID", async () => {
+    const handler = createLookupHandler({ store, keys: KEYS });
+    const send = (headers: Record<string, string>) =>
+      handler(
+        new Request('http://lookup.test/api/service/lookup', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: '{"domain":"acme.com"}',
+        }),
+      );
+    const ok = await send({ authorization: `Bearer ${KEY}`, 'x-request-id': 'req_42.a:b-c' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-request-id')).toBe('req_42.a:b-c');
+    const refused = await send({ 'x-request-id': 'two words' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const other = await send({});
+    expect(other.headers.get('x-request-id')).not.toBe(refused.headers.get('x-request-id'));
   });
 
   it('hostile bodies never get a 500, a stack, or change what a valid lookup returns', async () => {
