@@ -15,7 +15,6 @@ export {
   type ConnectionOptions,
   type ConnectionStats,
   connect,
-  DEFAULT_API_VERSION,
   type HttpMethod,
   type Identity,
   parseLimitInfo,

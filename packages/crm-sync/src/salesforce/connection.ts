@@ -5,10 +5,9 @@
  * reported by `Sforce-Limit-Info`. Calls go through fetch directly: jsforce would retry and
  * refresh on its own terms, and the issue needs those behaviours exact.
  */
+import { DEFAULT_API_VERSION } from '../metadata-requests.js';
 import { type ApiUsage, redact, SalesforceApiLimitError, SalesforceError } from './errors.js';
 import { type OAuthClient, requestRefresh } from './oauth.js';
-
-export const DEFAULT_API_VERSION = '59.0';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4). */
