@@ -83,7 +83,7 @@ afterAll(async () => {
 
 interface Sent {
   headers: Record<string, string>;
-  body: Uint8Array | string;
+  body: Uint8Array<ArrayBuffer> | string;
 }
 
 async function viaRequest(sent: Sent) {
@@ -195,7 +195,7 @@ const deepNesting = fc
       open.repeat(depth) + (open === '[' ? '' : '"acme.com"') + (closed ? close.repeat(depth) : '')
     );
   });
-const body: fc.Arbitrary<Uint8Array | string> = fc.oneof(
+const body: fc.Arbitrary<Uint8Array<ArrayBuffer> | string> = fc.oneof(
   hostileObject.map((o) => JSON.stringify(o)),
   fc.json(),
   deepNesting,
