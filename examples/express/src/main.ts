@@ -1,7 +1,7 @@
 /**
- * The lookup in an Express 5 app. `toNodeListener(handler)` is an ordinary `(req, res)` handler,
- * so it mounts like any other: here on every method of the lookup's path, so that the lookup
- * itself answers OPTIONS and 405 for the other methods.
+ * The lookup in an Express 5 app. `toNodeListener(handler)` is an ordinary `(req, res)` middleware,
+ * so it mounts like any other. Every method reaches it, so the lookup itself answers OPTIONS and
+ * 405 for the other methods; it routes on `req.originalUrl`, so the mount path may be any prefix.
  */
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ const handler = createLookupHandler({ store, keys: [{ key: SERVICE_SECRET_KEY }]
 const app = express();
 // Mounted before any body parser: the lookup reads its own body, after it has checked the key.
 // (Behind `express.json()` it works too: the adapter takes the parsed `req.body`.)
-app.all('/api/service/lookup', toNodeListener(handler));
+app.use('/api/service/lookup', toNodeListener(handler));
 app.use(express.json());
 // ... the rest of your app's routes.
 

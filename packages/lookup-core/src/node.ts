@@ -14,7 +14,8 @@ export interface NodeListenerOptions {
 }
 
 /** A request as Express or Fastify hand it over: possibly with the body already parsed. */
-type NodeRequest = IncomingMessage & { body?: unknown };
+/** Express and Fastify add `body` (already parsed); Express also keeps `originalUrl`. */
+type NodeRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
 export type NodeListener = (req: NodeRequest, res: ServerResponse) => Promise<void>;
 
 const NO_BODY = new Set(['GET', 'HEAD']);
@@ -80,11 +81,14 @@ function parsedBody(body: unknown): BodyInit {
 function toRequest(req: NodeRequest, signal: AbortSignal, timeoutMs: number): Request {
   const method = req.method ?? 'GET';
   const headers = toHeaders(req);
+  // Express's `app.use(mountPath, ...)` strips the mount path from `req.url`; the handler
+  // routes on the full path, so the original one is used where a framework kept it.
+  const path = req.originalUrl ?? req.url ?? '/';
   let url: URL;
   try {
-    url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    url = new URL(path, `http://${req.headers.host ?? 'localhost'}`);
   } catch {
-    url = new URL(req.url ?? '/', 'http://localhost');
+    url = new URL(path, 'http://localhost');
   }
   let body: BodyInit | null = null;
   if (!NO_BODY.has(method)) {

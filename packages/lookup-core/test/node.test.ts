@@ -113,6 +113,28 @@ describe('toNodeListener', () => {
     }
   });
 
+  it('routes on the original URL when a router stripped its mount path (Express app.use)', async () => {
+    const listener = toNodeListener(createLookupHandler({ store, keys: KEYS }));
+    const router = createServer((req, res) => {
+      // What Express does for app.use('/api/service', ...): the rest of the path in req.url.
+      const originalUrl = req.url ?? '/';
+      req.url = originalUrl.slice('/api/service'.length) || '/';
+      void listener(Object.assign(req, { originalUrl }), res);
+    });
+    await new Promise<void>((resolve) => router.listen(0, '127.0.0.1', resolve));
+    const { port } = router.address() as AddressInfo;
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/service/lookup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        body: JSON.stringify({ domain: 'acme.com' }),
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      router.close();
+    }
+  });
+
   it('keeps serving when a client goes away mid-request', async () => {
     await new Promise<void>((resolve) => {
       const req = httpRequest({
