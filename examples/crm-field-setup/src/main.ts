@@ -21,7 +21,7 @@ import {
   toSourceFormat,
 } from '@service/crm-sync';
 import {
-  connect,
+  connectFromEnv,
   SalesforceError,
   SalesforcePermissionError,
   setUpFields,
@@ -82,19 +82,12 @@ console.log(
     `(deploy them with your own tooling, e.g. sf project deploy start --manifest manifest/package.xml).`,
 );
 
-const { SF_INSTANCE_URL, SF_ACCESS_TOKEN } = process.env;
-if (SF_INSTANCE_URL === undefined || SF_ACCESS_TOKEN === undefined) {
+// With SF_REFRESH_TOKEN and SF_CLIENT_ID too, an expired session is refreshed instead of failing.
+const { SF_INSTANCE_URL } = process.env;
+const connection = connectFromEnv();
+if (connection === undefined) {
   console.log('\nNo org: set SF_INSTANCE_URL and SF_ACCESS_TOKEN to check and apply this plan.');
 } else {
-  const connection = connect({
-    instanceUrl: SF_INSTANCE_URL,
-    accessToken: SF_ACCESS_TOKEN,
-    // With these, an expired session is refreshed instead of failing.
-    refreshToken: process.env.SF_REFRESH_TOKEN,
-    clientId: process.env.SF_CLIENT_ID,
-    clientSecret: process.env.SF_CLIENT_SECRET,
-    loginUrl: process.env.SF_LOGIN_URL,
-  });
   try {
     const result = await setUpFields(connection, { dryRun: flags['dry-run'] });
     const { plan } = result;

@@ -16,7 +16,7 @@ import {
   type PlanStep,
   planSync,
 } from '@service/crm-sync';
-import { applyPlan, connect, readCrm, SalesforceError } from '@service/crm-sync/salesforce';
+import { applyPlan, connectFromEnv, readCrm, SalesforceError } from '@service/crm-sync/salesforce';
 import { openEmbeddedStore } from '@service/lookup-core';
 import { readNdjsonLines } from '@service/lookup-core/node';
 
@@ -57,18 +57,9 @@ console.log(
 );
 
 // 2. The CRM side: the org's records, or a snapshot file when there are no credentials.
-const { SF_INSTANCE_URL, SF_ACCESS_TOKEN } = process.env;
-const connection =
-  SF_INSTANCE_URL === undefined || SF_ACCESS_TOKEN === undefined
-    ? undefined
-    : connect({
-        instanceUrl: SF_INSTANCE_URL,
-        accessToken: SF_ACCESS_TOKEN,
-        refreshToken: process.env.SF_REFRESH_TOKEN,
-        clientId: process.env.SF_CLIENT_ID,
-        clientSecret: process.env.SF_CLIENT_SECRET,
-        loginUrl: process.env.SF_LOGIN_URL,
-      });
+// SF_INSTANCE_URL + SF_ACCESS_TOKEN (and SF_REFRESH_TOKEN, SF_CLIENT_ID to refresh by itself).
+const { SF_INSTANCE_URL } = process.env;
+const connection = connectFromEnv();
 
 try {
   const crm: CrmSnapshot = connection

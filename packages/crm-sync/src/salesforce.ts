@@ -23,6 +23,7 @@ export {
   type RetryPolicy,
   SalesforceConnection,
 } from './salesforce/connection.js';
+export { connectFromEnv, type EnvironmentConnectionOptions } from './salesforce/environment.js';
 export {
   type ApiUsage,
   redact,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   connect,
+  connectFromEnv,
   createAuthorization,
   exchangeCode,
   parseLimitInfo,
@@ -92,6 +93,25 @@ describe('session refresh', () => {
     expect(emulator.count('POST', '/services/oauth2/token') - before).toBe(1);
     expect(connection.stats.refreshes).toBe(1);
     expect(refreshed).toHaveLength(1);
+  });
+
+  it('connects from the SF_* environment, refreshing with the refresh token it names', async () => {
+    const { emulator } = env;
+    expect(connectFromEnv({ SF_INSTANCE_URL: 'https://x.my.salesforce.com' })).toBeUndefined();
+    const tokens = emulator.issueTokens();
+    const connection = connectFromEnv(
+      {
+        SF_INSTANCE_URL: tokens.instanceUrl,
+        SF_ACCESS_TOKEN: tokens.accessToken,
+        SF_REFRESH_TOKEN: tokens.refreshToken,
+        SF_CLIENT_ID: emulator.clientId,
+        SF_LOGIN_URL: emulator.url,
+      },
+      { retry: FAST_RETRY },
+    );
+    emulator.expireSessions();
+    await connection?.limits();
+    expect(connection?.stats.refreshes).toBe(1);
   });
 
   it("retries the refresh when Salesforce answers 'token request is already being processed'", async () => {
