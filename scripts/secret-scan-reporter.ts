@@ -5,7 +5,8 @@
  * access and refresh tokens (the shapes the org, and the crm-sync emulator, issue). Only the two
  * public sample keys of samples/README.md may appear. A finding is printed redacted.
  */
-import type { Reporter, SerializedError, TestCase, TestModule, UserConsoleLog } from 'vitest/node';
+import type { UserConsoleLog } from 'vitest';
+import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 
 const SECRET_SHAPES = [
   /sk_live_[\x21-\x7e]{24,}/g, // lookup secret key
