@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
-const only = process.argv.slice(2);
+const only = process.argv.slice(2).filter((arg) => arg !== '--');
 const benches = readdirSync(import.meta.dirname)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
@@ -17,5 +17,5 @@ for (const file of benches) {
   });
   if (result.status !== 0) failed++;
 }
-if (benches.length === 0) console.log('no benchmarks yet');
+if (benches.length === 0) console.log(`no benchmark matches ${only.join(' ')}`);
 process.exit(failed === 0 ? 0 : 1);
