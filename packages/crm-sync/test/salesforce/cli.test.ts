@@ -5,9 +5,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'tsup';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedOrg } from '../emulator/seed.ts';
+import { buildCli } from './build-cli.js';
 import { e2eConfig, sessionEvents, toNdjson } from './events.js';
 import { useEmulator } from './helpers.js';
 
@@ -51,19 +51,7 @@ function start(args: string[]): ChildProcess {
 const run = (args: string[]) => collect(start(args));
 
 beforeAll(async () => {
-  // The command under test, built from src (the package build is not needed for this test).
-  await build({
-    entry: { cli: join(packageDir, 'src/cli.ts') },
-    outDir,
-    format: ['esm'],
-    dts: false,
-    silent: true,
-    config: false,
-    clean: true,
-    target: 'node22',
-    // As in the package build: dependencies stay imports (tsup reads them from the cwd's package).
-    external: [/^[^./]/],
-  });
+  await buildCli(outDir); // the command under test, built from src
   home = await mkdtemp(join(tmpdir(), 'service-crm-'));
 }, 60_000);
 
