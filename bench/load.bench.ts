@@ -13,8 +13,9 @@ import autocannon from 'autocannon';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 12);
-// V8 grows its heap to a plateau in the first seconds of load: RSS is compared from there.
-const WARM_UP_SECONDS = 10;
+// The server grows its heaps (V8, and PGlite's WebAssembly memory) to a plateau in the first
+// 20-40 s of load: RSS is compared from after the warm-up.
+const WARM_UP_SECONDS = 20;
 const STORES = (process.env.LOAD_BENCH_STORES ?? 'embedded,postgres').split(',');
 const CONNECTIONS = 100;
 const MAX_RSS_GROWTH = 0.2;
