@@ -303,6 +303,16 @@ describe('hostile requests', () => {
     expect(JSON.parse(canonical.get('{"email":"ann@plus.io"}') ?? '').contacts[0].title).toBe(
       'untagged',
     );
+    // One IDN form: the punycode spelling finds what was ingested in Unicode, and answers in it.
+    expect((await ask({ domain: 'xn--bcher-kva.de' })).text).toBe(
+      canonical.get('{"domain":"bücher.de"}'),
+    );
+    expect((await ask({ email: 'jörg+news@xn--bcher-kva.de' })).text).toBe(
+      canonical.get('{"email":"jörg+news@bücher.de"}'),
+    );
+    expect(JSON.parse(canonical.get('{"domain":"bücher.de"}') ?? '').company.domain).toBe(
+      'xn--bcher-kva.de',
+    );
 
     const variant = fc.oneof(
       fc

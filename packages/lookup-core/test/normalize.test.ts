@@ -8,6 +8,9 @@ describe('normalizeDomain', () => {
     ['http://acme.com:8080/path?q=1', 'acme.com'],
     ['www.eu.acme.com.', 'eu.acme.com'],
     ['  acme.com  ', 'acme.com'],
+    ['bücher.de', 'xn--bcher-kva.de'],
+    ['https://www.BÜCHER.de/katalog', 'xn--bcher-kva.de'],
+    ['xn--bcher-kva.de', 'xn--bcher-kva.de'],
   ])('%s -> %s', (input, expected) => {
     expect(normalizeDomain(input)).toBe(expected);
   });
@@ -16,12 +19,22 @@ describe('normalizeDomain', () => {
     expect(normalizeDomain('https://')).toBeNull();
     expect(normalizeDomain('   ')).toBeNull();
   });
+
+  it('returns null for a host the URL standard forbids', () => {
+    expect(normalizeDomain('acme<script>.com')).toBeNull();
+    expect(normalizeDomain('ac|me.com')).toBeNull();
+  });
 });
 
 describe('normalizeEmail', () => {
   it('lower-cases and trims', () => {
     expect(normalizeEmail(' Ada.Lovelace+ads@Acme.COM ')).toBe('ada.lovelace+ads@acme.com');
   });
+  it('writes an internationalised domain in its ASCII form, keeping the local part', () => {
+    expect(normalizeEmail('Jörg+News@Bücher.de')).toBe('jörg+news@xn--bcher-kva.de');
+    expect(normalizeEmail('jörg+news@xn--bcher-kva.de')).toBe('jörg+news@xn--bcher-kva.de');
+  });
+
   it('rejects strings that are not addresses', () => {
     expect(normalizeEmail('acme.com')).toBeNull();
     expect(normalizeEmail('@acme.com')).toBeNull();
