@@ -133,6 +133,35 @@ describe('service-lookup ingest', () => {
     );
   }, 60_000);
 
+  it('on a terminal, shows a progress line that rewrites itself, then clears it for the counts', async () => {
+    const file = join(dir, 'progress.ndjson');
+    const lines = Array.from({ length: 2500 }, (_, i) =>
+      JSON.stringify(session(`p${i}`, '2025-01-01T00:00:00Z')),
+    );
+    await writeFile(file, `${lines.join('\n')}\n`);
+    // `script` gives the command a real pseudo-terminal, as a person's shell would.
+    const command = [process.execPath, '--import', './test/support/source-hooks.mjs', 'src/cli.ts']
+      .concat(['ingest', file])
+      .map((part) => `'${part}'`)
+      .join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: PACKAGE,
+      env: { ...process.env, SERVICE_SECRET_KEYS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (d) => (output += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    // One rewrite per committed batch of 1,000, then the line is cleared before the counts.
+    const rewrites = output.match(/\r[^\r\n]*progress\.ndjson: [\d,]+ lines, [\d,]+\/s, \d+ new/g);
+    expect(rewrites).toHaveLength(3);
+    const clear = '\r\u001b[K';
+    expect(output.slice(output.lastIndexOf(clear) + clear.length)).toMatch(
+      /progress\.ndjson: 2500 ingested, 0 unchanged/,
+    );
+  }, 60_000);
+
   it.each<[string, string[], RegExp]>([
     [
       'a missing file',
