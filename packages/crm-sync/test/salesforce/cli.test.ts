@@ -144,6 +144,28 @@ describe('service-crm', () => {
     for (const text of outputs) for (const secret of secrets) expect(text).not.toContain(secret);
   }, 180_000);
 
+  it('on a terminal, shows a progress line that rewrites itself, and the report on fresh lines', async () => {
+    const events = join(home, 'events.ndjson');
+    const config = join(home, 'config.json');
+    // `script` gives the command a real pseudo-terminal (stdout and stderr both reach it).
+    const command = [process.execPath, cli, 'sync', '--events', events, '--config', config]
+      .concat('--dry-run')
+      .map((part) => `'${part}'`)
+      .join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH, SERVICE_CRM_HOME: home },
+      cwd: home,
+    });
+    const { code, stdout } = await collect(child);
+    expect(code).toBe(0);
+    const rewrite = '\r\u001b[2K';
+    expect(stdout).toContain(`${rewrite}reading events: `);
+    // The report starts on a fresh line after the last progress rewrite, never glued to it.
+    const afterProgress = stdout.slice(stdout.lastIndexOf(rewrite) + rewrite.length);
+    expect(afterProgress).toMatch(/^reading events: \d+ lines\r?\nwould: /);
+    expect(afterProgress).toContain('Dry run: 0 written, 1005 planned');
+  }, 120_000);
+
   it('fails with one line and a distinct exit code for usage, config and auth problems', async () => {
     const { emulator } = env;
     const bad = join(home, 'bad-config.json');
