@@ -33,13 +33,13 @@ import {
 } from './plan-types.js';
 import { timelineText } from './timeline.js';
 
-type Target =
-  | { readonly object: CrmObject; readonly id: string }
-  | { readonly object: CrmObject; readonly idempotencyKey: string };
+/** A record: an existing one by id, or one created earlier in the plan by its key. */
+type Target = FeedPostStep['target'];
 /** Where a company's data goes: an Account, a create in this plan, or nowhere (and why not). */
 type CompanyTarget =
   | { readonly kind: 'record'; readonly target: Target }
   | { readonly kind: 'none'; readonly code: SkipCode | null; readonly canCreate: boolean };
+type PersonSubject = Extract<SyncSubject, { kind: 'contact' }>;
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string | null): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -51,6 +51,10 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string | null): Map<s
     else group.push(item);
   }
   return groups;
+}
+
+function byString<T>(key: (item: T) => string): (a: T, b: T) => number {
+  return (a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 }
 
 class Planner {
@@ -204,7 +208,7 @@ class Planner {
       };
     }
     if (this.settings.createAccounts) {
-      const target = this.createAccount(company, null, 'export setting: create Accounts');
+      const target = this.createAccount(company, domain, null, 'export setting: create Accounts');
       return { target: { kind: 'record', target }, stage: null, domain };
     }
     return { target: { kind: 'none', code: null, canCreate: true }, stage: null, domain };
@@ -222,8 +226,13 @@ class Planner {
     }
   }
 
-  createAccount(company: CompanyAggregate, motion: string | null, reason: string): Target {
-    const domain = normalizeDomain(company.domain) ?? company.domain;
+  /** `domain` is the company's registrable domain, as `company()` found it. */
+  createAccount(
+    company: CompanyAggregate,
+    domain: string,
+    motion: string | null,
+    reason: string,
+  ): Target {
     const facts: CrmFacts = { ...this.facts.companies?.[domain], motion };
     return this.create(
       {
@@ -270,13 +279,17 @@ class Planner {
     const matched = this.motions.filter((m) => motionMatches(m, context));
     const wanting = (action: MotionAction) =>
       matched.find((m) => m.actions.includes(action)) ?? null;
-    const facts: CrmFacts = { ...personFacts };
-    const from: SyncSubject = { kind: 'contact', contact, company: observed.company, facts };
+    const from: PersonSubject = {
+      kind: 'contact',
+      contact,
+      company: observed.company,
+      facts: personFacts,
+    };
 
     const match = this.matchPerson(subject, email, from);
     // An ambiguous or unroutable person gets nothing written anywhere, feed posts included.
     if (match === 'skipped') return;
-    const record = match ?? this.createPerson(subject, email, contact, observed, company, wanting);
+    const record = match ?? this.createPerson(subject, email, from, observed, company, wanting);
     for (const motion of matched.filter((m) => m.actions.includes('postTimeline'))) {
       const target = record ?? (company.target.kind === 'record' ? company.target.target : null);
       if (target === null) {
@@ -363,22 +376,16 @@ class Planner {
   createPerson(
     subject: SubjectRef,
     email: string,
-    contact: ContactAggregate,
+    from: PersonSubject,
     observed: ObservedCompany,
     company: { target: CompanyTarget; domain: string },
     wanting: (action: MotionAction) => Motion | null,
   ): Target | null {
     const contactMotion = wanting('createAccountAndContact');
     const leadMotion = wanting('createLead');
-    const personFacts = this.facts.contacts?.[email] ?? {};
     const fieldsFor = (object: CrmObject, motion: Motion | null) =>
       this.values(
-        {
-          kind: 'contact',
-          contact,
-          company: observed.company,
-          facts: { ...personFacts, motion: motion?.name ?? null },
-        },
+        { ...from, facts: { ...from.facts, motion: motion?.name ?? null } },
         object,
         'create',
       );
@@ -393,7 +400,7 @@ class Planner {
         company.target.kind === 'none' &&
         company.target.canCreate
       ) {
-        account = this.createAccount(observed.company, contactMotion?.name ?? null, why);
+        account = this.createAccount(observed.company, company.domain, contactMotion.name, why);
       }
       if (account !== null) {
         const links: Record<string, string> = {};
@@ -460,14 +467,10 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   const motions = input.motions ?? [];
   checkMotions(motions);
   const planner = new Planner(input.crm, settings, motions, input.facts ?? {});
-  const observed = [...input.observed].sort((a, b) =>
-    a.company.domain < b.company.domain ? -1 : a.company.domain > b.company.domain ? 1 : 0,
-  );
+  const observed = [...input.observed].sort(byString((o) => o.company.domain));
   for (const entry of observed) {
     const company = planner.company(entry);
-    const contacts = [...entry.contacts].sort((a, b) =>
-      a.email < b.email ? -1 : a.email > b.email ? 1 : 0,
-    );
+    const contacts = [...entry.contacts].sort(byString((c) => c.email));
     for (const contact of contacts) planner.person(entry, contact, company);
     planner.settle(company);
   }
