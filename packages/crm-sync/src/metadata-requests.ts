@@ -39,7 +39,12 @@ export interface MetadataRequest {
   readonly fullNames: readonly string[];
 }
 
-function checkOptions({ sessionId, apiVersion = DEFAULT_API_VERSION }: MetadataRequestOptions) {
+type CheckedOptions = Required<MetadataRequestOptions>;
+
+function checkOptions({
+  sessionId,
+  apiVersion = DEFAULT_API_VERSION,
+}: MetadataRequestOptions): CheckedOptions {
   if (typeof sessionId !== 'string' || sessionId.trim() === '') {
     throw new CrmSyncError('invalid_input', 'A sessionId (the access token) is required');
   }
@@ -67,11 +72,10 @@ function checkUnique(fullNames: readonly string[]): void {
 
 function envelope(
   operation: MetadataRequest['operation'],
-  options: MetadataRequestOptions,
+  { sessionId, apiVersion }: CheckedOptions,
   fullNames: readonly string[],
   fill: (call: ReturnType<typeof create>) => void,
 ): MetadataRequest {
-  const { sessionId, apiVersion } = checkOptions(options);
   const root = create({ version: '1.0', encoding: 'UTF-8' })
     .ele(SOAP_ENV_NS, 'soapenv:Envelope')
     .att(XMLNS_NS, 'xmlns', METADATA_NS)
@@ -100,12 +104,12 @@ export function buildUpsertCustomFieldRequests(
   fields: readonly CustomFieldDefinition[],
   options: MetadataRequestOptions,
 ): MetadataRequest[] {
-  checkOptions(options);
+  const checked = checkOptions(options);
   checkUnique(fields.map((f) => f.fullName));
   return chunk(fields, METADATA_BATCH_LIMIT).map((batch) =>
     envelope(
       'upsertMetadata',
-      options,
+      checked,
       batch.map((f) => f.fullName),
       (call) => {
         for (const field of batch) {
@@ -135,7 +139,7 @@ export function buildProfileFieldPermissionsRequest(
   }
   const fullNames = fields.map((f) => f.fullName);
   checkUnique(fullNames);
-  return envelope('updateMetadata', options, [profileFullName], (call) => {
+  return envelope('updateMetadata', checkOptions(options), [profileFullName], (call) => {
     const profile = call.ele(METADATA_NS, 'metadata').att(XSI_NS, 'xsi:type', 'Profile');
     profile.ele(METADATA_NS, 'fullName').txt(profileFullName);
     appendFieldPermissions(profile, fullNames);
