@@ -113,8 +113,15 @@ export interface StandardField {
 
 const ALL: readonly CrmObject[] = ['Account', 'Lead', 'Contact'];
 const PEOPLE: readonly CrmObject[] = ['Lead', 'Contact'];
-const TEXT: FieldMetadata = { type: 'Text', length: 255 };
-const LONG_TEXT: FieldMetadata = { type: 'LongTextArea', length: 32768, visibleLines: 5 };
+/** The length of the catalogue's Text fields and of its LongTextArea: values are cut to fit. */
+export const TEXT_LENGTH = 255;
+export const LONG_TEXT_LENGTH = 32768;
+const TEXT: FieldMetadata = { type: 'Text', length: TEXT_LENGTH };
+const LONG_TEXT: FieldMetadata = {
+  type: 'LongTextArea',
+  length: LONG_TEXT_LENGTH,
+  visibleLines: 5,
+};
 const COUNT: FieldMetadata = { type: 'Number', precision: 18, scale: 0 };
 const DATE_TIME: FieldMetadata = { type: 'DateTime' };
 export const trafficSources = [

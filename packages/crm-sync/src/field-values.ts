@@ -7,8 +7,10 @@ import {
   customFieldsOf,
   type FieldSource,
   type intentLabels,
+  LONG_TEXT_LENGTH,
   type SyncTrigger,
   standardFields,
+  TEXT_LENGTH,
 } from './catalogue.js';
 import { CrmSyncError } from './errors.js';
 import type { FieldMapping } from './field-mappings.js';
@@ -56,10 +58,8 @@ const INTENT_LABEL: Readonly<Record<PurchaseIntent, IntentLabel>> = {
   medium: 'Medium',
   low: 'Low',
 };
-const TEXT_LENGTH = 255;
-const LONG_TEXT_LENGTH = 32768;
 
-export function triggerApplies(trigger: SyncTrigger, operation: WriteOperation): boolean {
+function triggerApplies(trigger: SyncTrigger, operation: WriteOperation): boolean {
   return trigger === 'ANY' || trigger === (operation === 'create' ? 'CREATE' : 'UPDATE');
 }
 
@@ -95,10 +95,7 @@ function list(values: readonly string[] | undefined): string | null | undefined 
 }
 
 /** Splits a full name the way a CRM form would: the last word is the last name. */
-export function splitName(
-  name: string | null,
-  email: string,
-): { first: string | null; last: string } {
+function splitName(name: string | null, email: string): { first: string | null; last: string } {
   const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
   const last = words.pop();
   // Salesforce requires a last name on Leads and Contacts: the email's local part stands in.
