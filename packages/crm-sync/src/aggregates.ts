@@ -3,7 +3,8 @@
  * shape (the root entry must not import lookup-core), so a value read from the store is passed as it is.
  */
 
-export type PurchaseIntent = 'low' | 'medium' | 'high' | 'very_high';
+export const purchaseIntents = ['low', 'medium', 'high', 'very_high'] as const;
+export type PurchaseIntent = (typeof purchaseIntents)[number];
 
 /** What a session's traffic source is classified from. */
 export interface SessionSource {

@@ -1,16 +1,9 @@
 /** Motions as data: checking them, and whether one's conditions hold for a person. */
-import type { ContactAggregate, PurchaseIntent } from './aggregates.js';
+import { type ContactAggregate, purchaseIntents } from './aggregates.js';
 import { CrmSyncError } from './errors.js';
-import type { PipelineStage, PipelineStageResult } from './pipeline-stage.js';
+import { type PipelineStageResult, pipelineStages } from './pipeline-stage.js';
 import { type Motion, motionActions } from './plan-types.js';
 
-const STAGES: readonly PipelineStage[] = [
-  'Customer',
-  'Opportunity',
-  'Lost Opportunity',
-  'Prospect',
-];
-const INTENTS: readonly PurchaseIntent[] = ['low', 'medium', 'high', 'very_high'];
 const LISTS = ['personas', 'icps', 'signals'] as const;
 
 function listProblems(at: string, value: unknown, allowed?: readonly string[]): string[] {
@@ -31,10 +24,10 @@ function motionProblems(motion: Motion, at: string): string[] {
   if (typeof conditions !== 'object' || conditions === null)
     return [...problems, `${at}.conditions must be an object`];
   problems.push(
-    ...listProblems(`${at}.conditions.pipelineStages`, conditions.pipelineStages, STAGES),
+    ...listProblems(`${at}.conditions.pipelineStages`, conditions.pipelineStages, pipelineStages),
   );
   problems.push(
-    ...listProblems(`${at}.conditions.purchaseIntent`, conditions.purchaseIntent, INTENTS),
+    ...listProblems(`${at}.conditions.purchaseIntent`, conditions.purchaseIntent, purchaseIntents),
   );
   for (const list of LISTS)
     problems.push(...listProblems(`${at}.conditions.${list}`, conditions[list]));

@@ -3,7 +3,8 @@
  * evaluated in priority order; the first matching row applies.
  */
 
-export type PipelineStage = 'Customer' | 'Opportunity' | 'Lost Opportunity' | 'Prospect';
+export const pipelineStages = ['Customer', 'Opportunity', 'Lost Opportunity', 'Prospect'] as const;
+export type PipelineStage = (typeof pipelineStages)[number];
 
 export interface OpportunityFacts {
   readonly isClosed: boolean;
