@@ -179,13 +179,13 @@ export class LookupClient {
       const delay =
         budget.retries < this.#maxRetries ? retryDelay(budget.retries, answer?.headers) : undefined;
       if (delay === undefined) {
-        if (answer) return answer;
+        if (outcome.kind === 'answer') return outcome.answer;
         if (outcome.kind === 'timeout') {
           throw new TimeoutError(`Lookup timed out after ${timeout} ms (${plural(attempts)}).`);
         }
         throw new ConnectionError(
           `Could not reach the lookup service at ${new URL(this.#url).origin} (${plural(attempts)}).`,
-          { cause: outcome.kind === 'unreachable' ? outcome.cause : undefined },
+          { cause: outcome.cause },
         );
       }
       budget.retries++;
