@@ -1,17 +1,12 @@
 /**
  * Free-mail providers: an address there identifies a person, never a company.
- * Registrable domains (as `normalizeDomain` gives them); `gmx.*` and `yahoo.*` cover their
- * country domains by the label before the public suffix.
+ * Registrable domains (as `normalizeDomain` gives them), plus brands whose every country domain
+ * is free mail (`gmx.de`, `yahoo.co.jp`, `hotmail.fr`), matched by the label before the suffix.
  */
 const FREE_MAIL_DOMAINS = new Set([
   'gmail.com',
   'googlemail.com',
-  'outlook.com',
-  'hotmail.com',
-  'hotmail.co.uk',
-  'live.com',
   'msn.com',
-  'yahoo.com',
   'ymail.com',
   'rocketmail.com',
   'icloud.com',

@@ -44,6 +44,9 @@ describe('normalizeDomain', () => {
     });
     for (const d of [
       'outlook.com',
+      'hotmail.co.uk',
+      'live.com',
+      'yahoo.com',
       'gmx.de',
       'gmx.net',
       'yahoo.co.jp',
