@@ -8,8 +8,9 @@ export type CrmSyncErrorCode =
   | 'query_too_long';
 
 /**
- * The one error class of the pure core. Every function of the root entry throws only this,
- * with a `code` to branch on and a message that names the offending input.
+ * The one error class of the pure core. Every function of the root entry throws only this (save
+ * `chunk`'s `RangeError` for a bad size), with a `code` to branch on and a message that names the
+ * offending input.
  */
 export class CrmSyncError extends Error {
   override readonly name = 'CrmSyncError';
