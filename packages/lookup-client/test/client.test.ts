@@ -27,9 +27,19 @@ function constructionError(options: LookupClientOptions): unknown {
 }
 
 describe('construction', () => {
-  it('reads the key from SERVICE_SECRET_KEY when none is passed', () => {
+  it('reads the key from SERVICE_SECRET_KEY when none is passed, and sends that key', async () => {
     vi.stubEnv('SERVICE_SECRET_KEY', KEY);
-    expect(() => new LookupClient({ baseUrl })).not.toThrow();
+    const sent: Headers[] = [];
+    const client = new LookupClient({
+      baseUrl,
+      keyTransport: 'bearer',
+      fetch: async (_url, init) => {
+        sent.push(new Headers(init.headers));
+        return Response.json(lookupBody);
+      },
+    });
+    await client.lookup({ domain: 'acme.com' });
+    expect(sent.map((headers) => headers.get('authorization'))).toEqual([`Bearer ${KEY}`]);
   });
 
   it('refuses a missing key before any request', () => {

@@ -195,7 +195,7 @@ describe('the secret key stays out of errors', () => {
     const error = await failure(client.lookup({ email: 'ada@acme.com' }));
     expect(error.message).not.toContain(KEY);
     expect(error.message).toContain('sk_live_[redacted]');
-    // The whole error as a logger would print it, cause included: only the echoed body holds it.
+    // The error's own fields and stack, as a logger prints them: only the echoed body holds the key.
     const printed = inspect({ ...error, body: undefined }, { depth: 10 }) + error.stack;
     expect(printed).not.toContain(KEY);
   });
