@@ -4,7 +4,6 @@
  * from its source (a workspace dependency would make the two packages depend on each other).
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createLookupHandler,
@@ -12,35 +11,13 @@ import {
   openEmbeddedStore,
 } from '../../lookup-core/src/index.js';
 import { toNodeListener } from '../../lookup-core/src/node.js';
+import { session } from '../../lookup-core/test/support/events.js';
 import { LookupClient, NotFoundError, UnauthorizedError } from '../src/index.js';
+import { close, listen } from './support/http-server.js';
 import { sentBy } from './support/sent-by.js';
 
 const KEY = 'sk_live_integration_0123456789abcdef';
-
-function session(id: string, start: string, contact?: object) {
-  return {
-    type: 'session',
-    id,
-    company: { domain: 'acme.com', name: 'Acme', industry: 'Software' },
-    ...(contact && { contact }),
-    visitor_id: `v-${id}`,
-    start_time: start,
-    end_time: new Date(Date.parse(start) + 60_000).toISOString(),
-    active_time: 60,
-    pages_visited: ['/pricing'],
-    signals: ['pricing'],
-    referrer: 'https://www.google.com/',
-    intent: 'high',
-    city: 'Berlin',
-    state: null,
-    country: 'DE',
-  };
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const ada = { email: 'ada@acme.com', name: 'Ada', title: 'CTO' };
 
 /** A reverse proxy in front of `target` that drops the named request headers. */
 function gatewayStripping(target: string, dropped: string[]): Server {
@@ -66,8 +43,8 @@ let origin: string;
 beforeAll(async () => {
   store = await openEmbeddedStore();
   const result = await store.ingest([
-    session('s1', '2026-03-01T10:00:00.000Z', { email: 'ada@acme.com', name: 'Ada', title: 'CTO' }),
-    session('s2', '2026-03-02T10:00:00.000Z', { email: 'ada@acme.com', name: 'Ada', title: 'CTO' }),
+    session('s1', '2026-03-01T10:00:00.000Z', { contact: ada }),
+    session('s2', '2026-03-02T10:00:00.000Z', { contact: ada }),
     session('s3', '2026-03-03T10:00:00.000Z'),
   ]);
   expect(result.rejected).toEqual([]);
@@ -78,10 +55,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  for (const server of servers) await close(server);
   await store?.close();
 });
 

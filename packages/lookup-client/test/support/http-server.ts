@@ -1,5 +1,10 @@
 /** A real node:http server on loopback that records what the client sent. */
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
@@ -33,17 +38,21 @@ export async function startServer(respond: Responder): Promise<TestServer> {
     requests.push(request);
     respond(request, response);
   });
+  return { baseUrl: await listen(server), requests, close: () => close(server) };
+}
+
+/** Listens on a free loopback port; resolves to the server's origin. */
+export async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Closes the server, dropping kept-alive and unanswered connections. */
+export function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 }
 
 export function sendJson(
