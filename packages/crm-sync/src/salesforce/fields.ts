@@ -14,6 +14,7 @@ import {
   escapeSoqlString,
   METADATA_BATCH_LIMIT,
   type MetadataError,
+  type MetadataResult,
   parseMetadataResults,
 } from '../index.js';
 import type { Identity, SalesforceConnection } from './connection.js';
@@ -109,8 +110,9 @@ export async function preflight(connection: SalesforceConnection): Promise<Prefl
 
 export interface FieldChange {
   readonly field: CustomFieldSpec;
-  /** `created` for a missing field, else what differs (`label`, `length`...). */
+  /** `missing`: the org lacks the field; `changed`: it differs from the catalogue. */
   readonly reason: 'missing' | 'changed';
+  /** What differs (`label`, `type`, `length`, `precision/scale`); empty for a missing field. */
   readonly differences: readonly string[];
 }
 
@@ -218,10 +220,11 @@ export interface FieldSetupResult {
   readonly calls: { readonly upsertMetadata: number; readonly updateMetadata: number };
 }
 
-function metadataFailure(xml: string): SalesforceError | undefined {
+/** The per-component results of a Metadata answer; a SOAP fault is thrown. */
+function metadataResults(xml: string): readonly MetadataResult[] {
   const parsed = parseMetadataResults(xml);
-  if (parsed.ok) return undefined;
-  return new SalesforceError('soap_fault', `Metadata call failed: ${parsed.fault.faultString}`, {
+  if (parsed.ok) return parsed.results;
+  throw new SalesforceError('soap_fault', `Metadata call failed: ${parsed.fault.faultString}`, {
     errorCode: parsed.fault.exceptionCode ?? parsed.fault.faultCode,
     body: xml,
   });
@@ -254,18 +257,13 @@ export async function setUpFields(
       return request?.body ?? '';
     });
     calls.upsertMetadata += 1;
-    const failure = metadataFailure(xml);
-    if (failure) throw failure;
-    const parsed = parseMetadataResults(xml);
-    if (parsed.ok) {
-      for (const r of parsed.results) {
-        fieldResults.push({
-          fullName: r.fullName,
-          ok: r.success,
-          created: r.created,
-          errors: r.errors,
-        });
-      }
+    for (const r of metadataResults(xml)) {
+      fieldResults.push({
+        fullName: r.fullName,
+        ok: r.success,
+        created: r.created,
+        errors: r.errors,
+      });
     }
   }
   const failed = new Set(fieldResults.filter((r) => !r.ok).map((r) => r.fullName));
@@ -283,10 +281,7 @@ export async function setUpFields(
         }).body,
     );
     calls.updateMetadata += 1;
-    const failure = metadataFailure(xml);
-    if (failure) throw failure;
-    const parsed = parseMetadataResults(xml);
-    const profileErrors = parsed.ok ? parsed.results.flatMap((r) => r.errors) : [];
+    const profileErrors = metadataResults(xml).flatMap((r) => r.errors);
     for (const field of toGrant) {
       const errors = profileErrors.filter((e) => e.message.includes(field.fullName));
       grants.push({ fullName: field.fullName, ok: errors.length === 0, created: null, errors });
