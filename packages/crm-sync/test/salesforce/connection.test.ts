@@ -9,7 +9,9 @@ import {
   SalesforceApiLimitError,
   SalesforceError,
   SCOPES,
+  updateRecord,
 } from '../../src/salesforce.js';
+import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, FAST_RETRY, useEmulator } from './helpers.js';
 
 const env = useEmulator({ apiMax: 100_000 });
@@ -152,6 +154,11 @@ describe('retries', () => {
     const usage = await connection.limits();
     expect(usage.max).toBe(100_000);
     expect(connection.stats.retries).toBe(2);
+    const [account = ''] = seedOrg(emulator.org, { companies: 1 }).accounts;
+    emulator.inject({ kind: 'lock', path: `/sobjects/Account/${account}` });
+    await updateRecord(connection, 'Account', account, { Name: 'Unlocked' });
+    expect(connection.stats.retries).toBe(3);
+    expect(emulator.org.table('Account').get(account)?.Name).toBe('Unlocked');
   });
 
   it('stops at the ceiling with an API-limit error that says when to resume', async () => {
