@@ -8,6 +8,11 @@ const benches = readdirSync(import.meta.dirname)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
+if (benches.length === 0) {
+  console.error(`no benchmark matches ${only.join(' ')}`);
+  process.exit(1);
+}
+
 let failed = 0;
 for (const file of benches) {
   console.log(`\n=== ${file} ===`);
@@ -17,5 +22,4 @@ for (const file of benches) {
   });
   if (result.status !== 0) failed++;
 }
-if (benches.length === 0) console.log(`no benchmark matches ${only.join(' ')}`);
 process.exit(failed === 0 ? 0 : 1);
