@@ -1,7 +1,7 @@
 // Packs every public package, installs the tarballs into an empty folder outside the
 // workspace with npm, and loads each entry point with both `import` and `require`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,7 +20,7 @@ try {
   });
 
   const app = join(work, 'app');
-  run('mkdir', ['-p', app]);
+  mkdirSync(app);
   writeFileSync(join(app, 'package.json'), '{"name":"app","private":true}');
   run(
     'npm',
