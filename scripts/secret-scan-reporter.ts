@@ -6,22 +6,22 @@
  * public sample keys of samples/README.md may appear. A finding is printed redacted.
  */
 import type { UserConsoleLog } from 'vitest';
-import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
 
 const SECRET_SHAPES = [
   /sk_live_[\x21-\x7e]{24,}/g, // lookup secret key
   /\b00D\w{12,15}!AQ[\w.-]{16,}/g, // Salesforce access token (org id ! session)
   /\b5Aep861[\w.-]{16,}/g, // Salesforce refresh token
 ];
-const PUBLIC_SAMPLE_KEYS = new Set([
+const PUBLIC_SAMPLE_KEYS = [
   'sk_live_sample_default_000000000000000000',
   'sk_live_sample_northwind_0000000000000000',
-]);
+];
 
 /** The secrets in a text, other than the public sample keys. */
-export function findSecrets(text: string): string[] {
+function findSecrets(text: string): string[] {
   return SECRET_SHAPES.flatMap((shape) => [...text.matchAll(shape)].map((m) => m[0])).filter(
-    (found) => ![...PUBLIC_SAMPLE_KEYS].some((sample) => found.startsWith(sample)),
+    (found) => !PUBLIC_SAMPLE_KEYS.some((sample) => found.startsWith(sample)),
   );
 }
 
@@ -30,6 +30,11 @@ const redact = (secret: string) => `${secret.slice(0, 10)}... (${secret.length} 
 export default class SecretScanReporter implements Reporter {
   private readonly findings: string[] = [];
   private scanned = 0;
+  private vitest: Vitest | undefined;
+
+  onInit(vitest: Vitest) {
+    this.vitest = vitest;
+  }
 
   private scan(text: string | undefined, where: string) {
     if (!text) return;
@@ -48,7 +53,14 @@ export default class SecretScanReporter implements Reporter {
   }
 
   onUserConsoleLog(log: UserConsoleLog) {
-    this.scan(log.content, `console ${log.type} of ${log.origin ?? log.taskId ?? 'a test file'}`);
+    // A log's taskId is an opaque id: name the test (or file) it came from instead.
+    const source = log.taskId && this.vitest?.state.getReportedEntityById(log.taskId);
+    const where = !source
+      ? 'a test file'
+      : source.type === 'module'
+        ? source.moduleId
+        : source.fullName;
+    this.scan(log.content, `console ${log.type} of ${where}`);
   }
 
   onTestCaseResult(testCase: TestCase) {
