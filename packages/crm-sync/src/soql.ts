@@ -184,19 +184,19 @@ function splitIn(
   let batch: SoqlValue[] = [];
   let used = 0;
   for (const value of values) {
-    const size = literal(value).length + 2; // ", " between values
-    if (size - 2 > room) {
+    const size = literal(value).length;
+    if (size > room) {
       throw new CrmSyncError(
         'query_too_long',
         `One value does not fit a query of ${maxLength} characters`,
       );
     }
-    if (batch.length > 0 && used + size - 2 > room) {
+    const grown = used + 2 + size; // ", " before every value but the first
+    if (batch.length > 0 && grown > room) {
       queries.push(compose(batch));
       batch = [];
-      used = 0;
     }
-    used += batch.length === 0 ? size - 2 : size;
+    used = batch.length === 0 ? size : grown;
     batch.push(value);
   }
   if (batch.length > 0) queries.push(compose(batch));
