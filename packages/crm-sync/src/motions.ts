@@ -58,7 +58,7 @@ function anyOf(wanted: readonly string[] | undefined, have: readonly string[]): 
 }
 
 /** What a motion is evaluated on: the person, their company's stage and ICPs, their personas. */
-export interface MotionContext {
+interface MotionContext {
   readonly contact: ContactAggregate;
   readonly stage: PipelineStageResult | null;
   readonly personas: readonly string[];

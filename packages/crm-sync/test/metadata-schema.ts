@@ -13,7 +13,7 @@ const envelopeXsd = resolve(schemaDir, 'soapenv-min.xsd');
 const metadataXsd = resolve(schemaDir, 'metadata-v63.xsd');
 
 export const schemaAvailable = existsSync(envelopeXsd) && existsSync(metadataXsd);
-export const schemaMissingReason = `Salesforce's Metadata API schema is not at ${schemaDir}`;
+const schemaMissingReason = `Salesforce's Metadata API schema is not at ${schemaDir}`;
 
 if (!schemaAvailable) {
   if (process.env.CI === 'true')
