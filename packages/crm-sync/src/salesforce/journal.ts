@@ -36,8 +36,8 @@ export function memoryJournal(entries: Record<string, string> = {}): ApplyJourna
 
 /**
  * A journal kept in a JSON file, rewritten atomically (temporary file, then rename) after every
- * `record` (once per batch of 200 updates, once per create or post), readable by the owner only.
- * A missing file is an empty journal.
+ * `record` that adds entries (twice per batch of 200 updates: in flight, then written; once per
+ * create or post), readable by the owner only. A missing file is an empty journal.
  */
 export async function fileJournal(path: string): Promise<ApplyJournal> {
   let entries: Record<string, string> = {};
@@ -51,6 +51,7 @@ export async function fileJournal(path: string): Promise<ApplyJournal> {
   return {
     get: memory.get,
     async record(more) {
+      if (Object.keys(more).length === 0) return;
       memory.record(more);
       const snapshot = JSON.stringify(memory.entries);
       writing = writing.then(() => writePrivateFile(path, snapshot));
