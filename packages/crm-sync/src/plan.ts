@@ -39,6 +39,14 @@ type Target = FeedPostStep['target'];
 type CompanyTarget =
   | { readonly kind: 'record'; readonly target: Target }
   | { readonly kind: 'none'; readonly code: SkipCode | null; readonly canCreate: boolean };
+/** What the planner decided for an observed company; its people build on it. */
+interface PlannedCompany {
+  readonly target: CompanyTarget;
+  /** The Pipeline Stage of its Account; null without one. */
+  readonly stage: PipelineStageResult | null;
+  /** The registrable domain (the domain as given when it has none). */
+  readonly domain: string;
+}
 type PersonSubject = Extract<SyncSubject, { kind: 'contact' }>;
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string | null): Map<string, T[]> {
@@ -131,46 +139,31 @@ class Planner {
     return { object: step.object, idempotencyKey: step.idempotencyKey };
   }
 
-  company(observed: ObservedCompany): {
-    target: CompanyTarget;
-    stage: PipelineStageResult | null;
-    domain: string;
-  } {
+  company(observed: ObservedCompany): PlannedCompany {
     const { company } = observed;
     const parsed = parseDomain(company.domain);
     const domain = parsed.ok ? parsed.domain : company.domain;
     const subject: SubjectRef = { kind: 'company', domain };
+    // Nothing is written for the company (a skip step with `code` says why).
+    const nowhere = (code: SkipCode): PlannedCompany => ({
+      target: { kind: 'none', code, canCreate: false },
+      stage: null,
+      domain,
+    });
     if (!parsed.ok) {
-      this.skip(
-        subject,
-        'invalid-domain',
-        `${JSON.stringify(company.domain)} has no registrable domain (${parsed.reason})`,
-      );
-      return {
-        target: { kind: 'none', code: 'invalid-domain', canCreate: false },
-        stage: null,
-        domain,
-      };
+      const reason = `${JSON.stringify(company.domain)} has no registrable domain (${parsed.reason})`;
+      this.skip(subject, 'invalid-domain', reason);
+      return nowhere('invalid-domain');
     }
     if (parsed.freeMail) {
-      this.skip(
-        subject,
-        'free-mail',
-        `${domain} is a free-mail domain: it identifies people, never a company`,
-      );
-      return { target: { kind: 'none', code: 'free-mail', canCreate: false }, stage: null, domain };
+      const reason = `${domain} is a free-mail domain: it identifies people, never a company`;
+      this.skip(subject, 'free-mail', reason);
+      return nowhere('free-mail');
     }
     if (this.seenDomains.has(domain)) {
-      this.skip(
-        subject,
-        'duplicate-subject',
-        `${domain} was observed more than once; planned once`,
-      );
-      return {
-        target: { kind: 'none', code: 'duplicate-subject', canCreate: false },
-        stage: null,
-        domain,
-      };
+      const reason = `${domain} was observed more than once; planned once`;
+      this.skip(subject, 'duplicate-subject', reason);
+      return nowhere('duplicate-subject');
     }
     this.seenDomains.add(domain);
     const matches = this.accountsByDomain.get(domain) ?? [];
@@ -182,9 +175,7 @@ class Planner {
       matches.map((a) => a.Id),
       domain,
     );
-    if (accountId === 'skipped') {
-      return { target: { kind: 'none', code: 'ambiguous', canCreate: false }, stage: null, domain };
-    }
+    if (accountId === 'skipped') return nowhere('ambiguous');
     const account = matches[0];
     if (account !== undefined) {
       const stage = computePipelineStage({
@@ -215,7 +206,7 @@ class Planner {
   }
 
   /** A company with no Account that no step created one for is accounted for by a skip. */
-  settle(company: { target: CompanyTarget; domain: string }): void {
+  settle(company: PlannedCompany): void {
     const { target, domain } = company;
     if (target.kind === 'none' && target.canCreate && !this.createKeys.has(`Account:${domain}`)) {
       this.skip(
@@ -249,11 +240,7 @@ class Planner {
     );
   }
 
-  person(
-    observed: ObservedCompany,
-    contact: ContactAggregate,
-    company: { target: CompanyTarget; stage: PipelineStageResult | null; domain: string },
-  ): void {
+  person(observed: ObservedCompany, contact: ContactAggregate, company: PlannedCompany): void {
     const email = normalizeEmail(contact.email);
     const subject: SubjectRef = {
       kind: 'contact',
@@ -378,7 +365,7 @@ class Planner {
     email: string,
     from: PersonSubject,
     observed: ObservedCompany,
-    company: { target: CompanyTarget; domain: string },
+    company: PlannedCompany,
     wanting: (action: MotionAction) => Motion | null,
   ): Target | null {
     const contactMotion = wanting('createAccountAndContact');
