@@ -107,8 +107,12 @@ export class LookupClient {
       'content-type': 'application/json',
       accept: 'application/json',
       'user-agent': CLIENT,
-      ...options.headers,
     });
+    // `set`, not an object spread: header names are case-insensitive, and a spread would keep
+    // `User-Agent` beside `user-agent`, which Headers then joins into one comma-separated value.
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      this.#headers.set(name, value);
+    }
     this.#headers.set('x-service-client', CLIENT);
   }
 

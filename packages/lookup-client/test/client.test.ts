@@ -137,6 +137,19 @@ describe('on the wire', () => {
     });
   });
 
+  it('a header given in any case replaces the default of that name', async () => {
+    const client = new LookupClient({
+      secretKey: KEY,
+      baseUrl: server.baseUrl,
+      headers: { 'Content-Type': 'application/json; charset=utf-8', 'User-Agent': 'acme-app/1.0' },
+    });
+    await client.lookup({ domain: 'acme.com' });
+    expect(server.requests.at(-1)?.headers).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': 'acme-app/1.0',
+    });
+  });
+
   it('sends both email and domain when given (the server prefers the email)', async () => {
     const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
     await client.lookup({ email: 'ada@acme.com', domain: 'acme.com' });
