@@ -113,9 +113,11 @@ describe('through msw', () => {
 
   it('a 404 is a NotFoundError with the body', async () => {
     answer({ error: 'Not found' }, { status: 404 });
-    await expect(client.lookup({ email: 'nobody@acme.com' })).rejects.toSatisfy(
-      (error) => error instanceof NotFoundError && error.body !== undefined,
-    );
+    const error = await client
+      .lookup({ email: 'nobody@acme.com' })
+      .catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, body: { error: 'Not found' } });
   });
 
   it('falls back to the body field behind a gateway that strips key headers', async () => {
