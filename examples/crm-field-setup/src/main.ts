@@ -83,7 +83,6 @@ console.log(
 );
 
 // With SF_REFRESH_TOKEN and SF_CLIENT_ID too, an expired session is refreshed instead of failing.
-const { SF_INSTANCE_URL } = process.env;
 const connection = connectFromEnv();
 if (connection === undefined) {
   console.log('\nNo org: set SF_INSTANCE_URL and SF_ACCESS_TOKEN to check and apply this plan.');
@@ -91,7 +90,7 @@ if (connection === undefined) {
   try {
     const result = await setUpFields(connection, { dryRun: flags['dry-run'] });
     const { plan } = result;
-    console.log(`\nOrg ${SF_INSTANCE_URL}, profile ${plan.profileFullName}:`);
+    console.log(`\nOrg ${connection.instanceUrl}, profile ${plan.profileFullName}:`);
     if (plan.upToDate) {
       console.log('  every field exists as the catalogue says and is granted: nothing to change.');
     }

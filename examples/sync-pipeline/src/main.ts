@@ -58,7 +58,6 @@ console.log(
 
 // 2. The CRM side: the org's records, or a snapshot file when there are no credentials.
 // SF_INSTANCE_URL + SF_ACCESS_TOKEN (and SF_REFRESH_TOKEN, SF_CLIENT_ID to refresh by itself).
-const { SF_INSTANCE_URL } = process.env;
 const connection = connectFromEnv();
 
 try {
@@ -66,7 +65,7 @@ try {
     ? await readCrm(connection)
     : (JSON.parse(await readFile(flags.crm, 'utf8')) as CrmSnapshot);
   console.log(
-    `CRM (${connection ? SF_INSTANCE_URL : flags.crm}): ${crm.accounts.length} Accounts, ` +
+    `CRM (${connection ? connection.instanceUrl : flags.crm}): ${crm.accounts.length} Accounts, ` +
       `${crm.contacts.length} Contacts, ${crm.leads.length} Leads`,
   );
 
