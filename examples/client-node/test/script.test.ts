@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { runScript, SAMPLE } from '@service/example-smoke-kit';
+import { freePort, runScript, SAMPLE } from '@service/example-smoke-kit';
 import { createLookupHandler, type LookupStore, openEmbeddedStore } from '@service/lookup-core';
 import { readNdjsonLines, toNodeListener } from '@service/lookup-core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,12 +51,7 @@ describe('examples/client-node against a real lookup server on loopback', () => 
   });
 
   it('says how to start a server, and exits 1, when none answers', async () => {
-    const closed = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
+    const closed = await freePort(); // free now: nothing listens there
     const { code, stderr } = await runClient({ SERVICE_LOOKUP_URL: `http://127.0.0.1:${closed}` });
     expect(code).toBe(1);
     expect(stderr).toContain('ConnectionError: no lookup server at');

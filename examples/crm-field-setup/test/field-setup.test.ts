@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runScript } from '@service/example-smoke-kit';
+import { runScript, salesforceEnv } from '@service/example-smoke-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
 // documented shapes, Metadata envelopes validated against the XSD when it is on this machine).
@@ -23,17 +23,6 @@ const runSetup = (env: Record<string, string>, ...args: string[]) =>
 
 const metadataCalls = (emulator: Emulator) =>
   emulator.requests.filter((r) => r.soap !== undefined).map((r) => r.soap?.operation);
-
-const credentials = (emulator: Emulator) => {
-  const tokens = emulator.issueTokens();
-  return {
-    SF_INSTANCE_URL: tokens.instanceUrl,
-    SF_ACCESS_TOKEN: tokens.accessToken,
-    SF_REFRESH_TOKEN: tokens.refreshToken,
-    SF_CLIENT_ID: emulator.clientId,
-    SF_LOGIN_URL: emulator.url,
-  };
-};
 
 beforeAll(async () => {
   out = await mkdtemp(path.join(tmpdir(), 'field-setup-'));
@@ -67,7 +56,7 @@ describe('examples/crm-field-setup without credentials (dry run)', () => {
 describe('examples/crm-field-setup with an org that cannot be reached', () => {
   it('says so in one line and exits 1, without a stack trace', async () => {
     const emulator = await startEmulator();
-    const env = credentials(emulator);
+    const env = salesforceEnv(emulator);
     await emulator.close(); // its port is closed now: nothing answers there
     const { code, stderr } = await runSetup(env);
     expect(code).toBe(1);
@@ -82,10 +71,11 @@ describe('examples/crm-field-setup against the Salesforce emulator', () => {
 
   it('plans with --dry-run without a Metadata call, applies, then finds nothing to change', async () => {
     emulator = await startEmulator();
-    const env = credentials(emulator);
+    const env = salesforceEnv(emulator);
 
     const dry = await runSetup(env, '--dry-run');
     expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`Org ${env.SF_INSTANCE_URL}, profile Admin:`);
     expect(dry.stdout).toContain('missing  Account.ServiceSessions__c');
     expect(dry.stdout).toContain('grant    read+edit on 61 fields');
     expect(dry.stdout).toContain('Dry run: nothing was changed.');
@@ -106,7 +96,7 @@ describe('examples/crm-field-setup against the Salesforce emulator', () => {
 
   it('explains the remedy and exits 2 when the user lacks the permissions', async () => {
     emulator = await startEmulator({ profile: STANDARD_USER });
-    const { code, stderr } = await runSetup(credentials(emulator));
+    const { code, stderr } = await runSetup(salesforceEnv(emulator));
     expect(code).toBe(2);
     expect(stderr).toContain('The connected user cannot set up fields: missing Modify All Data');
     expect(stderr).toContain('Reconnect with a System Administrator');

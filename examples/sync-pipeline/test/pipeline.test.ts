@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { connect, setUpFields } from '@service/crm-sync/salesforce';
-import { runScript } from '@service/example-smoke-kit';
+import { runScript, salesforceEnv } from '@service/example-smoke-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 // The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
 // documented shapes), on loopback.
@@ -68,19 +68,13 @@ describe('examples/sync-pipeline against the Salesforce emulator', () => {
     const tokens = emulator.issueTokens();
     // Field setup is its own step (see examples/crm-field-setup), done once before any sync.
     await setUpFields(connect({ ...tokens }));
-    const env = {
-      SF_INSTANCE_URL: tokens.instanceUrl,
-      SF_ACCESS_TOKEN: tokens.accessToken,
-      SF_REFRESH_TOKEN: tokens.refreshToken,
-      SF_CLIENT_ID: emulator.clientId,
-      SF_LOGIN_URL: emulator.url,
-    };
+    const env = salesforceEnv(emulator);
 
     const writes = () => emulator.requests.filter((r) => r.method !== 'GET').length;
     const writesBefore = writes();
     const dry = await runPipeline(env, '--dry-run');
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain('1 Accounts, 1 Contacts, 1 Leads');
+    expect(dry.stdout).toContain(`CRM (${env.SF_INSTANCE_URL}): 1 Accounts, 1 Contacts, 1 Leads`);
     expect(dry.stdout).toContain('Dry run: nothing was written.');
     expect(writes()).toBe(writesBefore);
 
