@@ -150,6 +150,15 @@ describe('on the wire', () => {
     });
   });
 
+  it('rejects a per-call timeout that cannot work with ConfigurationError, sending nothing', async () => {
+    const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
+    const sent = server.requests.length;
+    await expect(client.lookup({ domain: 'acme.com' }, { timeout: -1 })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
+    expect(server.requests).toHaveLength(sent);
+  });
+
   it('sends both email and domain when given (the server prefers the email)', async () => {
     const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
     await client.lookup({ email: 'ada@acme.com', domain: 'acme.com' });
