@@ -43,8 +43,11 @@ for (const dir of readdirSync(packagesDir)) {
     problems.push(`${manifest.name}: README has no dependencies section`);
   for (const dependency of dependencies) {
     checked++;
+    // A value import or re-export (`import type` needs no runtime dependency), or a dynamic import.
+    const name = dependency.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const imported = new RegExp(
-      `from '${dependency}(/[^']*)?'|import\\('${dependency}(/[^']*)?'\\)`,
+      `^\\s*(import|export)(?!\\s+type\\b)[^;]*?from '${name}(/[^']*)?'|import\\('${name}(/[^']*)?'\\)`,
+      'm',
     );
     if (!imported.test(source))
       problems.push(`${manifest.name}: runtime dependency ${dependency} is never imported by src`);
