@@ -1,4 +1,4 @@
-/** Lookup answers in the documented shape, shared by every test. */
+/** Lookup answers in the documented shape, and the key the tests send, shared by the test files. */
 export const KEY = 'sk_live_test_5c3d9a1e';
 
 export const company = {
