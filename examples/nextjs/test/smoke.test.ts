@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { freePort, SAMPLE, serverSmokeSuite } from '@service/example-smoke-kit';
+import { freePort, runScript, SAMPLE, serverSmokeSuite } from '@service/example-smoke-kit';
 import { describe } from 'vitest';
 
 const cwd = fileURLToPath(new URL('..', import.meta.url));
@@ -11,20 +9,8 @@ const env = { NEXT_TELEMETRY_DISABLED: '1' };
 
 /** `next build`, once per test run; its output is kept for the failure message. */
 async function build(): Promise<void> {
-  const child = spawn(process.execPath, [next, 'build'], {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`next build failed (${code}):\n${output}`);
+  const { code, stdout, stderr } = await runScript({ cwd, args: [next, 'build'], env });
+  if (code !== 0) throw new Error(`next build failed (${code}):\n${stdout}${stderr}`);
 }
 
 describe('examples/nextjs (production build)', () => {
