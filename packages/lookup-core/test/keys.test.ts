@@ -35,11 +35,14 @@ describe('keys', () => {
     expect(() => createKeyResolver([{ key: A }, { key: 'sk_live_tooshort' }])).toThrow(
       /^key #2 is not a live secret key/,
     );
+    let thrown: unknown;
     try {
       createKeyResolver([{ key: 'sk_live_tooshort' }]);
     } catch (error) {
-      expect(String(error)).not.toContain('tooshort');
+      thrown = error;
     }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(String(thrown)).not.toContain('tooshort');
   });
 
   it('holds no plain key', () => {
