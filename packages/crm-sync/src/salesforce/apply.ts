@@ -9,6 +9,7 @@ import {
   type CreateStep,
   type CrmObject,
   chunk,
+  crmObjects,
   escapeSoqlString,
   type FeedPostStep,
   type FieldValues,
@@ -21,7 +22,7 @@ import {
 import type { SalesforceConnection } from './connection.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from './errors.js';
 import { type ApplyJournal, inFlightKey, memoryJournal, stepKey } from './journal.js';
-import { queryAll, readRecords } from './reads.js';
+import { fieldsFor, queryAll, readRecords } from './reads.js';
 import { createRecord, postFeedItem, updateRecords } from './writes.js';
 
 export type StepOutcome =
@@ -95,14 +96,20 @@ export interface ApplyResult {
 
 class Stop extends Error {}
 
-function withoutFields(step: PlanStep, omit: readonly string[]): PlanStep {
-  if (omit.length === 0 || (step.type !== 'update' && step.type !== 'create')) return step;
-  const names = new Set(
-    omit.flatMap((entry) => {
-      const [object, field] = entry.includes('.') ? entry.split('.') : [step.object, entry];
-      return object === step.object && field ? [field.toLowerCase()] : [];
-    }),
+/** `omitFields` per object, lower-cased: parsed once for the whole plan. */
+function omissions(omit: readonly string[]): Map<CrmObject, Set<string>> {
+  return new Map(
+    crmObjects.map((object) => [
+      object,
+      new Set(fieldsFor(object, omit).map((field) => field.toLowerCase())),
+    ]),
   );
+}
+
+function withoutFields(step: PlanStep, omit: Map<CrmObject, Set<string>>): PlanStep {
+  if (step.type !== 'update' && step.type !== 'create') return step;
+  const names = omit.get(step.object);
+  if (!names || names.size === 0) return step;
   const kept = Object.entries(step.fields).filter(([name]) => !names.has(name.toLowerCase()));
   return kept.length === Object.keys(step.fields).length
     ? step
@@ -128,7 +135,8 @@ export async function applyPlan(
 ): Promise<ApplyResult> {
   const journal = options.journal ?? memoryJournal();
   const outcomes = new Map<PlanStep, StepOutcome>();
-  const steps = plan.steps.map((step) => withoutFields(step, options.omitFields ?? []));
+  const omit = omissions(options.omitFields ?? []);
+  const steps = plan.steps.map((step) => withoutFields(step, omit));
   const total = steps.filter((s) => s.type !== 'skip').length;
   let done = 0;
   const progress = (phase: ApplyProgress['phase'], n: number) => {

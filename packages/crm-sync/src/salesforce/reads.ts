@@ -146,8 +146,11 @@ export interface CrmRead extends CrmSnapshot {
 
 const QUERY_OBJECTS: readonly string[] = ['Account', 'Contact', 'Lead', 'Opportunity'];
 
-/** `Lead.Title` applies to Leads only; `Title` or `Owner.Email` to every object. */
-function unreadableFor(object: QueryObject, list: readonly string[]): string[] {
+/**
+ * The entries of a field list (`unreadable`, `omitFields`) that apply to `object`:
+ * `Lead.Title` to Leads only (as `Title`); `Title` or `Owner.Email` to every object.
+ */
+export function fieldsFor(object: QueryObject, list: readonly string[]): string[] {
   return list.flatMap((entry) => {
     const [first = '', ...rest] = entry.split('.');
     if (!QUERY_OBJECTS.includes(first)) return [entry];
@@ -164,7 +167,7 @@ export async function readCrm(
   const read = <T>(object: QueryObject) =>
     readRecords<T>(connection, object, {
       ...(object === 'Account' && options.ownerSync ? { ownerSync: true } : {}),
-      unreadable: unreadableFor(object, unreadable),
+      unreadable: fieldsFor(object, unreadable),
     });
   const accounts = await read<CrmAccount>('Account');
   const contacts = await read<CrmContact>('Contact');
