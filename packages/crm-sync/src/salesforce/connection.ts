@@ -79,6 +79,14 @@ interface RestErrorEntry {
   fields?: string[];
 }
 
+/** One answer as `#send` judges it: the error code and entry that describe a failure, if any. */
+interface Attempt {
+  res: Response;
+  parsed: unknown;
+  errorCode: string | undefined;
+  entry: RestErrorEntry | undefined;
+}
+
 const RETRYABLE_CODES = new Set([
   'UNABLE_TO_LOCK_ROW',
   'REQUEST_LIMIT_EXCEEDED',
@@ -259,18 +267,15 @@ export class SalesforceConnection {
     return this.usage;
   }
 
-  async #send<
-    R extends {
-      res: Response;
-      parsed: unknown;
-      errorCode: string | undefined;
-      entry: RestErrorEntry | undefined;
-    },
-  >(label: string, operation: string, attempt: (token: string) => Promise<R>): Promise<R> {
+  async #send(
+    label: string,
+    operation: string,
+    attempt: (token: string) => Promise<Attempt>,
+  ): Promise<Attempt> {
     let refreshed = false;
     for (let retry = 0; ; retry++) {
       const token = this.#accessToken;
-      let result: R;
+      let result: Attempt;
       this.stats.calls[operation] = (this.stats.calls[operation] ?? 0) + 1;
       try {
         result = await attempt(token);
@@ -304,15 +309,7 @@ export class SalesforceConnection {
     }
   }
 
-  #error(
-    label: string,
-    result: {
-      res: Response;
-      parsed: unknown;
-      errorCode: string | undefined;
-      entry: RestErrorEntry | undefined;
-    },
-  ): SalesforceError {
+  #error(label: string, result: Attempt): SalesforceError {
     const { res, errorCode, entry } = result;
     const what = entry?.message?.trim().split('\n').pop() ?? `HTTP ${res.status}`;
     const details = {
