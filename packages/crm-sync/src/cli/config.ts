@@ -91,16 +91,6 @@ export interface SyncConfig {
   readonly workspace: string;
 }
 
-export const emptyConfig: SyncConfig = {
-  settings: {},
-  motions: [],
-  facts: {},
-  ownerSync: false,
-  unreadable: [],
-  autoAssign: true,
-  workspace: 'default',
-};
-
 /** Validates a parsed config; `source` names it in messages. */
 export function parseConfig(value: unknown, source: string): SyncConfig {
   const parsed = Config.safeParse(value);
@@ -138,7 +128,7 @@ export function parseConfig(value: unknown, source: string): SyncConfig {
 }
 
 export async function loadConfig(path: string | undefined): Promise<SyncConfig> {
-  if (path === undefined) return emptyConfig;
+  if (path === undefined) return parseConfig({}, 'the default config'); // every default
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -46,12 +46,13 @@ export async function loadTokens(path: string): Promise<StoredTokens | undefined
       `Cannot read the token file ${path}: ${(error as Error).message}`,
     );
   }
-  let parsed: ReturnType<typeof StoredTokens.safeParse>;
+  let value: unknown;
   try {
-    parsed = StoredTokens.safeParse(JSON.parse(text));
+    value = JSON.parse(text);
   } catch {
-    parsed = { success: false } as ReturnType<typeof StoredTokens.safeParse>;
+    value = undefined; // not JSON: damaged like a file of the wrong shape
   }
+  const parsed = StoredTokens.safeParse(value);
   if (!parsed.success) {
     throw new CliError(
       EXIT.auth,
