@@ -30,10 +30,5 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
     transaction: (fn) => pg.transaction((tx) => fn(queryable(tx))),
     close: () => pg.close(),
   };
-  try {
-    return await openSqlStore(db, () => pg.close());
-  } catch (error) {
-    await pg.close();
-    throw error;
-  }
+  return openSqlStore(db);
 }

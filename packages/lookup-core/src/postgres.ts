@@ -79,10 +79,5 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       if (owned) await pool.end();
     },
   };
-  try {
-    return await openSqlStore(db, db.close);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
+  return openSqlStore(db);
 }

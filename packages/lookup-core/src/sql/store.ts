@@ -17,11 +17,14 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function openSqlStore(
-  db: Database,
-  closeDb: () => Promise<void>,
-): Promise<LookupStore> {
-  await guarded(() => migrate(db));
+/** Migrates `db` and serves the store from it; `db` is closed when the migration fails. */
+export async function openSqlStore(db: Database): Promise<LookupStore> {
+  try {
+    await guarded(() => migrate(db));
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   let closed = false;
   const open = () => {
     if (closed) throw new StoreClosedError();
@@ -47,7 +50,7 @@ export async function openSqlStore(
     async close() {
       if (closed) return;
       closed = true;
-      await closeDb();
+      await db.close();
     },
   };
 }
