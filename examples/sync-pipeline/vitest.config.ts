@@ -6,7 +6,9 @@ export default defineProject({
   test: {
     name: 'example-sync-pipeline',
     include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
+    // The emulator test runs the script three times, each opening PGlite and ingesting the events:
+    // about 25-40 s alone, and it outran 60 s once while the other projects ran beside it.
+    testTimeout: 180_000,
     hookTimeout: 120_000,
   },
 });
