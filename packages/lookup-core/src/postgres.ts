@@ -75,8 +75,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       }
     },
     close: async () => {
-      pool.off('error', ignoreConnectionError);
+      // pool.end() resolves before its clients' sockets have closed; a server ending them in that
+      // window (restart, DROP DATABASE ... WITH (FORCE)) must still not crash the process, so an
+      // owned pool keeps ignoring errors. A pool you passed in gets its own listeners back.
       if (owned) await pool.end();
+      else pool.off('error', ignoreConnectionError);
     },
   };
   return openSqlStore(db);
