@@ -13,7 +13,6 @@ export interface NodeListenerOptions {
   bodyTimeoutMs?: number;
 }
 
-/** A request as Express or Fastify hand it over: possibly with the body already parsed. */
 /** Express and Fastify add `body` (already parsed); Express also keeps `originalUrl`. */
 type NodeRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
 export type NodeListener = (req: NodeRequest, res: ServerResponse) => Promise<void>;

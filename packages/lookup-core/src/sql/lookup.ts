@@ -7,8 +7,9 @@ import type { LookupQuery, LookupResult } from '../types.js';
 import type { Queryable } from './db.js';
 
 /** How many recent sessions (and LinkedIn entries) a lookup returns per contact. */
-export const ACTIVITY_LIMIT = 10;
-export const CONTACT_LIMIT = 10;
+const ACTIVITY_LIMIT = 10;
+/** How many contacts a lookup returns, most recently seen first. */
+const CONTACT_LIMIT = 10;
 
 /**
  * Purchase intent of a company or contact: the highest intent among its 10 most recent sessions
