@@ -61,6 +61,9 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string | null): Map<s
   return groups;
 }
 
+/** The idempotency key of the Account created for `domain`; settle() looks for it too. */
+const accountKey = (domain: string) => `Account:${domain}`;
+
 function byString<T>(key: (item: T) => string): (a: T, b: T) => number {
   return (a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 }
@@ -208,7 +211,7 @@ class Planner {
   /** A company with no Account that no step created one for is accounted for by a skip. */
   settle(company: PlannedCompany): void {
     const { target, domain } = company;
-    if (target.kind === 'none' && target.canCreate && !this.createKeys.has(`Account:${domain}`)) {
+    if (target.kind === 'none' && target.canCreate && !this.createKeys.has(accountKey(domain))) {
       this.skip(
         { kind: 'company', domain },
         'not-enabled',
@@ -229,7 +232,7 @@ class Planner {
       {
         object: 'Account',
         fields: this.values({ kind: 'company', company, facts }, 'Account', 'create'),
-        idempotencyKey: `Account:${domain}`,
+        idempotencyKey: accountKey(domain),
         duplicateCheck: { object: 'Account', field: 'Website', value: domain },
         links: {},
         motion,
