@@ -8,12 +8,7 @@ import * as z from 'zod';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
 import type { PurchaseIntent } from './types.js';
 
-export const INTENTS = [
-  'low',
-  'medium',
-  'high',
-  'very_high',
-] as const satisfies readonly PurchaseIntent[];
+const INTENTS = ['low', 'medium', 'high', 'very_high'] as const satisfies readonly PurchaseIntent[];
 
 /** ISO 8601 with a date, a time and an explicit offset (`Z` or `+hh:mm`): no local-time guesses. */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -154,8 +149,7 @@ export function parseEvent(input: unknown): ParsedEvent {
   if (!parsed.success) return { ok: false, reason: describeIssue(parsed.error) };
   const e = parsed.data;
   const domain = normalizeDomain(e.company.domain);
-  if (domain === null || domain.length > 253)
-    return { ok: false, reason: 'company.domain: not a domain' };
+  if (domain === null) return { ok: false, reason: 'company.domain: not a domain' };
   let email: string | null = null;
   if (e.contact) {
     email = normalizeEmail(e.contact.email);

@@ -71,7 +71,7 @@ function toQuery(body: Record<string, unknown>, workspace: string): LookupQuery 
   }
   if (rawDomain !== undefined) {
     const domain = normalizeDomain(rawDomain);
-    if (domain === null || domain.length > 253) throw new HttpError(400);
+    if (domain === null) throw new HttpError(400);
     return { workspace, domain, includeActivity };
   }
   throw new HttpError(400);

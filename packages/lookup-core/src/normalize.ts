@@ -16,9 +16,12 @@ function asciiHost(host: string): string | null {
   }
 }
 
+/** The longest name DNS can carry (RFC 1035), in its written form without the trailing dot. */
+const MAX_DOMAIN_LENGTH = 253;
+
 /**
  * Lower case, ASCII (punycode) form, no scheme, no `www.`, no path, query, port or trailing dot.
- * `null` when nothing is left.
+ * `null` when nothing is left, or when what is left is longer than a DNS name can be.
  */
 export function normalizeDomain(input: string): string | null {
   let host = input.trim().toLowerCase();
@@ -29,7 +32,8 @@ export function normalizeDomain(input: string): string | null {
   if (host === '' || /\s/.test(host)) return null;
   const ascii = asciiHost(host);
   if (ascii === null || ascii === '') return null;
-  return ascii.startsWith('www.') ? ascii.slice(4) : ascii;
+  const domain = ascii.startsWith('www.') ? ascii.slice(4) : ascii;
+  return domain.length > MAX_DOMAIN_LENGTH ? null : domain;
 }
 
 /**

@@ -20,6 +20,14 @@ describe('normalizeDomain', () => {
     expect(normalizeDomain('   ')).toBeNull();
   });
 
+  it('returns null for a name longer than DNS allows (253 characters)', () => {
+    const label = 'a'.repeat(63);
+    const longest = `${label}.${label}.${label}.${'b'.repeat(61)}`;
+    expect(longest).toHaveLength(253);
+    expect(normalizeDomain(`https://www.${longest}./x`)).toBe(longest);
+    expect(normalizeDomain(`${longest}c`)).toBeNull();
+  });
+
   it('returns null for a host the URL standard forbids', () => {
     expect(normalizeDomain('acme<script>.com')).toBeNull();
     expect(normalizeDomain('ac|me.com')).toBeNull();

@@ -187,6 +187,7 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
         ['includeActivity of the wrong type', { domain: 'acme.com', includeActivity: 'yes' }],
         ['over-long email', { email: `${'a'.repeat(400)}@acme.com` }],
         ['over-long domain', { domain: `${'a'.repeat(2100)}.com` }],
+        ['domain longer than a DNS name', { domain: `${'a.'.repeat(127)}io` }],
         ['NUL in an email', { email: 'ann\u0000@acme.com' }],
         ['an array body', [{ domain: 'acme.com' }]],
         ['a JSON string body', 'acme.com'],
