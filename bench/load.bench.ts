@@ -188,7 +188,9 @@ async function loadOne(label: string, storeArgs: string[]): Promise<string[]> {
       if (!result.statusCodeStats[status as '200'])
         broken.push(`${label}: no ${status} answers, the mix did not run`);
     if (growth > MAX_RSS_GROWTH)
-      broken.push(`${label}: RSS grew ${(growth * 100).toFixed(1)}% (limit 20%)`);
+      broken.push(
+        `${label}: RSS grew ${(growth * 100).toFixed(1)}% (limit ${MAX_RSS_GROWTH * 100}%)`,
+      );
     const code = await server.stop();
     if (code !== 0) broken.push(`${label}: serve exited with ${code} on SIGTERM`);
     return broken;
@@ -236,4 +238,6 @@ if (broken.length > 0) {
   console.error(`load: FAILED\n  ${broken.join('\n  ')}`);
   process.exit(1);
 }
-console.log('load: held (no 5xx, no connection errors or timeouts, RSS within 20%)');
+console.log(
+  `load: held (no 5xx, no connection errors or timeouts, RSS within ${MAX_RSS_GROWTH * 100}%)`,
+);

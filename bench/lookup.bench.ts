@@ -25,9 +25,12 @@ const CONTACTS_PER_COMPANY = 20;
 const emailOf = (i: number, companies: number) =>
   `person${(i >> 1) % CONTACTS_PER_COMPANY}@company${i % companies}.com`;
 
-/** Sessions spread over companies (10 per company at 1k, 1,000 per company at 1M), half identified. */
+/** How many companies `total` sessions are spread over (10 per company at 1k, 1,000 per company at 1M). */
+const companiesFor = (total: number) => Math.max(10, Math.min(1_000, total / 10));
+
+/** Sessions spread over `companiesFor(total)` companies, half identified. */
 function* sessions(total: number) {
-  const companies = Math.max(10, Math.min(1_000, total / 10));
+  const companies = companiesFor(total);
   const base = Date.UTC(2025, 0, 1);
   for (let i = 0; i < total; i++) {
     const c = i % companies;
@@ -178,7 +181,7 @@ for (const kind of STORES) {
         `  ingest ${counts.ingested.toLocaleString('en')} events in ${seconds.toFixed(1)} s: ${Math.round(size / seconds).toLocaleString('en')} events/s`,
       );
       const handler = createLookupHandler({ store, keys: [{ key: KEY }] });
-      const companies = Math.max(10, Math.min(1_000, size / 10));
+      const companies = companiesFor(size);
       console.log(
         `  lookup by domain:                 ${await latency(handler, (i) => ({ domain: `company${i % companies}.com` }))}`,
       );
