@@ -13,6 +13,7 @@ import { applyPlan, connect, readCrm, setUpFields } from '@service/crm-sync/sale
 import { openEmbeddedStore } from '@service/lookup-core';
 import { seedOrg } from '../packages/crm-sync/test/emulator/seed.ts';
 import { startEmulator } from '../packages/crm-sync/test/emulator/server.ts';
+import { sessionEvents } from '../packages/crm-sync/test/salesforce/events.ts';
 
 const COMPANIES = 5_000; // one Account and one Contact each: 10,000 records
 const FIELD_FLOOR = {
@@ -49,21 +50,7 @@ try {
   start = performance.now();
   const store = await openEmbeddedStore();
   const observed: ObservedCompany[] = [];
-  const base = Date.parse('2026-03-02T09:00:00.000Z');
-  await store.ingest(
-    Array.from({ length: COMPANIES }, (_, i) => ({
-      type: 'session',
-      id: `s-${i}`,
-      company: { domain: `company${i}.com` },
-      contact: { email: `person${i}@company${i}.com`, name: `Person ${i}` },
-      visitor_id: `v-${i}`,
-      start_time: new Date(base + i * 1000).toISOString(),
-      end_time: new Date(base + i * 1000 + 600_000).toISOString(),
-      active_time: 240,
-      pages_visited: ['/', '/pricing'],
-      intent: 'high',
-    })),
-  );
+  await store.ingest(sessionEvents({ companies: COMPANIES }));
   for await (const company of store.readAggregates()) observed.push(company as ObservedCompany);
   await store.close();
   console.log(
