@@ -49,6 +49,18 @@ function expectContract(body: unknown, withActivity: boolean) {
   }
 }
 
+/**
+ * Table rows `[name, request, status, ...]` titled `name -> status`: a printf title cannot name
+ * the third column (`%i` formats the second, the request, as NaN).
+ */
+const titledWithStatus = <Rest extends unknown[] = []>(
+  rows: Array<[string, RequestSpec, number, ...Rest]>,
+) =>
+  rows.map(
+    ([name, spec, status, ...rest]) =>
+      [`${name} -> ${status}`, spec, status, ...rest] as [string, RequestSpec, number, ...Rest],
+  );
+
 type LookupBody = {
   company: Record<string, unknown> & { domain: string };
   contacts: Array<Record<string, unknown> & { email: string; service_last_seen: string }>;
@@ -70,7 +82,10 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
     await store?.close();
   });
 
-  describe.each([0, 1])('through transport #%i', (index) => {
+  describe.each([
+    [0, 'a Request object'],
+    [1, 'node:http on loopback'],
+  ])('through transport #%i, %s', (index) => {
     /** Sends a request; every success answer is parsed with the lookup-client's contract. */
     const send = async (spec: RequestSpec) => {
       const transport = transports[index];
@@ -93,80 +108,88 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
     };
 
     describe('authentication (spec 5.1)', () => {
-      it.each<[string, RequestSpec, number]>([
-        ['no key', { body: { domain: 'acme.com' } }, 401],
-        ['Authorization: Bearer', { headers: bearer(), body: { domain: 'acme.com' } }, 200],
-        [
-          'lower-case bearer scheme',
-          { headers: { authorization: `bearer ${KEY}` }, body: { domain: 'acme.com' } },
-          200,
-        ],
-        [
-          'x-service-secret-key',
-          { headers: { 'x-service-secret-key': KEY }, body: { domain: 'acme.com' } },
-          200,
-        ],
-        ['body secretKey', { body: { domain: 'acme.com', secretKey: KEY } }, 200],
-        [
-          'a rotated second key of the workspace',
-          { headers: bearer(KEY_ROTATED), body: { domain: 'acme.com' } },
-          200,
-        ],
-        [
-          'unknown key',
-          { headers: bearer('sk_live_unknown_0123456789abcdefghij'), body: { domain: 'acme.com' } },
-          401,
-        ],
-        [
-          'key without the sk_live_ prefix',
-          { headers: bearer(KEY.replace('sk_live_', 'sk_test_')), body: { domain: 'acme.com' } },
-          401,
-        ],
-        [
-          'sk_live_ + fewer than 24 characters',
-          { headers: bearer('sk_live_short'), body: { domain: 'acme.com' } },
-          401,
-        ],
-        [
-          'Bearer preferred over x-service-secret-key (bearer wrong)',
-          {
-            headers: {
-              ...bearer('sk_live_wrong_0123456789abcdefghijk'),
-              'x-service-secret-key': KEY,
+      it.each(
+        titledWithStatus([
+          ['no key', { body: { domain: 'acme.com' } }, 401],
+          ['Authorization: Bearer', { headers: bearer(), body: { domain: 'acme.com' } }, 200],
+          [
+            'lower-case bearer scheme',
+            { headers: { authorization: `bearer ${KEY}` }, body: { domain: 'acme.com' } },
+            200,
+          ],
+          [
+            'x-service-secret-key',
+            { headers: { 'x-service-secret-key': KEY }, body: { domain: 'acme.com' } },
+            200,
+          ],
+          ['body secretKey', { body: { domain: 'acme.com', secretKey: KEY } }, 200],
+          [
+            'a rotated second key of the workspace',
+            { headers: bearer(KEY_ROTATED), body: { domain: 'acme.com' } },
+            200,
+          ],
+          [
+            'unknown key',
+            {
+              headers: bearer('sk_live_unknown_0123456789abcdefghij'),
+              body: { domain: 'acme.com' },
             },
-            body: { domain: 'acme.com' },
-          },
-          401,
-        ],
-        [
-          'Bearer preferred over x-service-secret-key (bearer right)',
-          {
-            headers: { ...bearer(), 'x-service-secret-key': 'sk_live_wrong_0123456789abcdefghijk' },
-            body: { domain: 'acme.com' },
-          },
-          200,
-        ],
-        [
-          'header preferred over body secretKey',
-          {
-            headers: { 'x-service-secret-key': 'sk_live_wrong_0123456789abcdefghijk' },
-            body: { domain: 'acme.com', secretKey: KEY },
-          },
-          401,
-        ],
-        [
-          'a wrong header key with a malformed body: 401, not 400',
-          { headers: bearer('sk_live_wrong_0123456789abcdefghijk'), body: '{nope' },
-          401,
-        ],
-        ['no key and a malformed body: 401', { body: '{nope' }, 401],
-        [
-          'no key and a wrong content type: 401',
-          { headers: { 'content-type': 'text/plain' }, body: 'x' },
-          401,
-        ],
-        ['secretKey of the wrong type', { body: { domain: 'acme.com', secretKey: 42 } }, 401],
-      ])('%s -> %i', async (_, spec, status) => {
+            401,
+          ],
+          [
+            'key without the sk_live_ prefix',
+            { headers: bearer(KEY.replace('sk_live_', 'sk_test_')), body: { domain: 'acme.com' } },
+            401,
+          ],
+          [
+            'sk_live_ + fewer than 24 characters',
+            { headers: bearer('sk_live_short'), body: { domain: 'acme.com' } },
+            401,
+          ],
+          [
+            'Bearer preferred over x-service-secret-key (bearer wrong)',
+            {
+              headers: {
+                ...bearer('sk_live_wrong_0123456789abcdefghijk'),
+                'x-service-secret-key': KEY,
+              },
+              body: { domain: 'acme.com' },
+            },
+            401,
+          ],
+          [
+            'Bearer preferred over x-service-secret-key (bearer right)',
+            {
+              headers: {
+                ...bearer(),
+                'x-service-secret-key': 'sk_live_wrong_0123456789abcdefghijk',
+              },
+              body: { domain: 'acme.com' },
+            },
+            200,
+          ],
+          [
+            'header preferred over body secretKey',
+            {
+              headers: { 'x-service-secret-key': 'sk_live_wrong_0123456789abcdefghijk' },
+              body: { domain: 'acme.com', secretKey: KEY },
+            },
+            401,
+          ],
+          [
+            'a wrong header key with a malformed body: 401, not 400',
+            { headers: bearer('sk_live_wrong_0123456789abcdefghijk'), body: '{nope' },
+            401,
+          ],
+          ['no key and a malformed body: 401', { body: '{nope' }, 401],
+          [
+            'no key and a wrong content type: 401',
+            { headers: { 'content-type': 'text/plain' }, body: 'x' },
+            401,
+          ],
+          ['secretKey of the wrong type', { body: { domain: 'acme.com', secretKey: 42 } }, 401],
+        ]),
+      )('%s', async (_, spec, status) => {
         const sent = await send(spec);
         expect(sent.status).toBe(status);
         if (status === 401) expect(sent.body).toEqual({ error: 'Unauthorized' });
@@ -200,31 +223,33 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
         expect(sent.body).toEqual({ error: 'Invalid input' });
       });
 
-      it.each<[string, RequestSpec, number, string]>([
-        ['malformed JSON', { body: '{"domain": ' }, 400, 'Invalid input'],
-        ['invalid UTF-8 is not JSON', { body: '\udcff' }, 400, 'Invalid input'],
-        [
-          'text/plain',
-          { headers: { 'content-type': 'text/plain' }, body: '{"domain":"acme.com"}' },
-          415,
-          'Unsupported media type',
-        ],
-        [
-          'form encoded',
-          {
-            headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body: 'domain=acme.com',
-          },
-          415,
-          'Unsupported media type',
-        ],
-        [
-          'a body over the size limit',
-          { body: { domain: 'acme.com', pad: 'x'.repeat(5000) } },
-          413,
-          'Payload too large',
-        ],
-      ])('%s -> %i', async (_, spec, status, error) => {
+      it.each(
+        titledWithStatus<[string]>([
+          ['malformed JSON', { body: '{"domain": ' }, 400, 'Invalid input'],
+          ['invalid UTF-8 is not JSON', { body: '\udcff' }, 400, 'Invalid input'],
+          [
+            'text/plain',
+            { headers: { 'content-type': 'text/plain' }, body: '{"domain":"acme.com"}' },
+            415,
+            'Unsupported media type',
+          ],
+          [
+            'form encoded',
+            {
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: 'domain=acme.com',
+            },
+            415,
+            'Unsupported media type',
+          ],
+          [
+            'a body over the size limit',
+            { body: { domain: 'acme.com', pad: 'x'.repeat(5000) } },
+            413,
+            'Payload too large',
+          ],
+        ]),
+      )('%s', async (_, spec, status, error) => {
         const sent = await send({ ...spec, headers: { ...bearer(), ...spec.headers } });
         expect(sent.status).toBe(status);
         expect(sent.body).toEqual({ error });

@@ -24,7 +24,6 @@ export interface RequestSpec {
 }
 
 export interface Transport {
-  name: string;
   send(spec: RequestSpec): Promise<Sent>;
   close(): Promise<void>;
 }
@@ -60,7 +59,6 @@ async function read(response: Response): Promise<Sent> {
 
 export function requestTransport(handler: LookupHandler): Transport {
   return {
-    name: 'Request object',
     send: async (spec) =>
       read(await handler(new Request(`http://lookup.test${spec.path ?? LOOKUP_PATH}`, init(spec)))),
     close: async () => {},
@@ -86,7 +84,6 @@ export async function listen(handler: LookupHandler, options?: { bodyTimeoutMs?:
 export async function httpTransport(handler: LookupHandler): Promise<Transport> {
   const running = await listen(handler);
   return {
-    name: 'node:http on loopback',
     send: async (spec) =>
       read(await fetch(`${running.origin}${spec.path ?? LOOKUP_PATH}`, init(spec))),
     close: running.close,
