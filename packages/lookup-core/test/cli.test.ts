@@ -4,9 +4,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliFromSource, PACKAGE } from './support/cli.js';
 import { session } from './support/events.js';
 
-const PACKAGE = join(import.meta.dirname, '..');
 const SAMPLES = join(PACKAGE, '../../samples/events.ndjson');
 const SAMPLE_KEY = 'sk_live_sample_default_000000000000000000';
 const ENV_KEY = 'sk_live_from_environment_0123456789abcdef';
@@ -18,15 +18,11 @@ interface Run {
 }
 
 function start(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(
-    process.execPath,
-    ['--import', './test/support/source-hooks.mjs', 'src/cli.ts', ...args],
-    {
-      cwd: PACKAGE,
-      env: { ...process.env, SERVICE_SECRET_KEYS: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  return spawn(process.execPath, [...cliFromSource(), ...args], {
+    cwd: PACKAGE,
+    env: { ...process.env, SERVICE_SECRET_KEYS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 function run(args: string[], env?: Record<string, string>): Promise<Run> {
@@ -140,8 +136,7 @@ describe('service-lookup ingest', () => {
     );
     await writeFile(file, `${lines.join('\n')}\n`);
     // `script` gives the command a real pseudo-terminal, as a person's shell would.
-    const command = [process.execPath, '--import', './test/support/source-hooks.mjs', 'src/cli.ts']
-      .concat(['ingest', file])
+    const command = [process.execPath, ...cliFromSource(), 'ingest', file]
       .map((part) => `'${part}'`)
       .join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], {

@@ -18,10 +18,10 @@ import {
   openPostgresStore,
 } from '../src/index.js';
 import { readNdjsonLines } from '../src/node.js';
+import { cliFromSource, PACKAGE } from './support/cli.js';
 import { linkedin, session } from './support/events.js';
 import { createTestDatabase } from './support/postgres.js';
 
-const PACKAGE = join(import.meta.dirname, '..');
 const WORKSPACES = ['default', 'second'];
 const EVENTS = 24_000;
 /** Kill once this many events are reported committed (the file holds 24 batches of 1,000). */
@@ -87,18 +87,10 @@ async function snapshot(store: LookupStore): Promise<Snapshot> {
 }
 
 function ingest(args: string[], preload: string[] = []): ChildProcess {
-  return spawn(
-    process.execPath,
-    [
-      '--import',
-      './test/support/source-hooks.mjs',
-      ...preload.flatMap((p) => ['--import', p]),
-      'src/cli.ts',
-      'ingest',
-      ...args,
-    ],
-    { cwd: PACKAGE, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  return spawn(process.execPath, [...cliFromSource(preload), 'ingest', ...args], {
+    cwd: PACKAGE,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** Runs the ingest and SIGKILLs it once its progress line reports KILL_AFTER committed events. */
