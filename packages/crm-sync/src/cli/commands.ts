@@ -126,8 +126,11 @@ export async function stage(
     await readRecords<CrmOpportunity>(connection, 'Opportunity', { where: opportunityWhere })
   ).records;
   const byAccount = new Map<string, CrmOpportunity[]>();
-  for (const o of opportunities)
-    byAccount.set(o.AccountId ?? '', [...(byAccount.get(o.AccountId ?? '') ?? []), o]);
+  for (const o of opportunities) {
+    const list = byAccount.get(o.AccountId ?? '') ?? [];
+    list.push(o);
+    byAccount.set(o.AccountId ?? '', list);
+  }
   const rows = accounts.map((a) => ({
     id: a.Id,
     name: a.Name ?? '',

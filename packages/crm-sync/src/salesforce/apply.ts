@@ -307,7 +307,11 @@ async function alreadyHolding(
 ): Promise<Set<UpdateStep>> {
   const holding = new Set<UpdateStep>();
   const byObject = new Map<CrmObject, UpdateStep[]>();
-  for (const step of steps) byObject.set(step.object, [...(byObject.get(step.object) ?? []), step]);
+  for (const step of steps) {
+    const list = byObject.get(step.object) ?? [];
+    list.push(step);
+    byObject.set(step.object, list);
+  }
   for (const [object, list] of byObject) {
     const fields = [...new Set(list.flatMap((s) => Object.keys(s.fields)))];
     const { records } = await readRecords<Record<string, unknown> & { Id: string }>(
