@@ -92,7 +92,7 @@ export interface SyncConfig {
 }
 
 /** Validates a parsed config; `source` names it in messages. */
-export function parseConfig(value: unknown, source: string): SyncConfig {
+function parseConfig(value: unknown, source: string): SyncConfig {
   const parsed = Config.safeParse(value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map(

@@ -35,7 +35,7 @@ export async function saveTokens(path: string, tokens: StoredTokens): Promise<vo
   await writePrivateFile(path, `${JSON.stringify(tokens, null, 2)}\n`);
 }
 
-export async function loadTokens(path: string): Promise<StoredTokens | undefined> {
+async function loadTokens(path: string): Promise<StoredTokens | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

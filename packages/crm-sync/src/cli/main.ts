@@ -8,7 +8,7 @@ import { defaultTokenFile, resolveConnection } from './credentials.js';
 import { login } from './login.js';
 import { CliError, EXIT, type ExitCode, type Io } from './output.js';
 
-export const USAGE = `Usage: service-crm <command> [options]
+const USAGE = `Usage: service-crm <command> [options]
 
 Commands:
   login                       Connect an org (OAuth in your browser); tokens are saved for later runs

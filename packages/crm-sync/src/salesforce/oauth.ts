@@ -115,7 +115,7 @@ function toTokenSet(response: {
 }
 
 /** jsforce throws an Error whose `name` is the OAuth `error` and whose message is its description. */
-export function toAuthError(error: unknown, what: string): SalesforceError {
+function toAuthError(error: unknown, what: string): SalesforceError {
   const e = error as Error;
   const oauthError = e.name && e.name !== 'Error' ? e.name : undefined;
   return new SalesforceError(
