@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  COMPOSITE_BATCH_LIMIT,
   CrmSyncError,
   chunk,
   collectCompositeResults,
@@ -33,18 +32,31 @@ describe('chunk', () => {
 });
 
 describe('toCompositeUpdates', () => {
-  it('builds PATCH /composite/sobjects bodies of at most 200, in order', () => {
+  // Spec section 8 (and 4.2): "records per batch update: 200 maximum". The number is the spec's,
+  // not the code's constant, so a changed constant fails here.
+  it('builds PATCH /composite/sobjects bodies of 200 records, the last one the rest, in order', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1000 }), (n) => {
         const records = Array.from({ length: n }, (_, i) => update(i));
         const bodies = toCompositeUpdates(records);
-        expect(
-          bodies.every((b) => b.allOrNone === false && b.records.length <= COMPOSITE_BATCH_LIMIT),
-        ).toBe(true);
+        expect(bodies.every((b) => b.allOrNone === false)).toBe(true);
+        const sizes = bodies.map((b) => b.records.length);
+        expect(sizes.slice(0, -1).every((size) => size === 200)).toBe(true);
+        expect(sizes.length).toBe(Math.ceil(n / 200));
         expect(bodies.flatMap((b) => b.records.map((r) => r.id))).toEqual(records.map((r) => r.id));
       }),
-      { numRuns: 30 },
+      { numRuns: 30, seed: 200 },
     );
+  });
+
+  it.each([
+    [199, [199]],
+    [200, [200]],
+    [201, [200, 1]],
+    [450, [200, 200, 50]],
+  ])('%i records -> bodies of %j', (n, sizes) => {
+    const bodies = toCompositeUpdates(Array.from({ length: n }, (_, i) => update(i)));
+    expect(bodies.map((b) => b.records.length)).toEqual(sizes);
   });
 
   it('shapes each record as { attributes: { type }, id, ...fields }', () => {

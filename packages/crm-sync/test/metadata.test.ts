@@ -4,7 +4,6 @@ import {
   buildUpsertCustomFieldRequests,
   CrmSyncError,
   customFields,
-  METADATA_BATCH_LIMIT,
   parseMetadataResults,
   toSourceFormat,
 } from '../src/index.js';
@@ -22,7 +21,11 @@ describe('buildUpsertCustomFieldRequests', () => {
   it('splits the 61 fields into calls of at most 10, in catalogue order', () => {
     expect(upserts).toHaveLength(7);
     expect(upserts.map((u) => u.fullNames.length)).toEqual([10, 10, 10, 10, 10, 10, 1]);
-    expect(upserts.every((u) => u.fullNames.length <= METADATA_BATCH_LIMIT)).toBe(true);
+    // The components each request body carries: at most 10 per create/update/upsert call
+    // (https://developer.salesforce.com/docs/platform/api-metadata/references/crud-based-calls/meta-upsertmetadata.html).
+    expect(upserts.map((u) => u.body.match(/<metadata xsi:type="CustomField">/g)?.length)).toEqual([
+      10, 10, 10, 10, 10, 10, 1,
+    ]);
     expect(upserts.flatMap((u) => u.fullNames)).toEqual(customFields.map((f) => f.fullName));
     expect(upserts.flatMap((u) => children(u.body, 'fullName'))).toEqual(
       customFields.map((f) => f.fullName),

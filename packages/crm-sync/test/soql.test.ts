@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseQuery } from 'soql-parser-js';
 import { describe, expect, it } from 'vitest';
-import { buildQuery, CrmSyncError, escapeSoqlString, SOQL_MAX_LENGTH } from '../src/index.js';
+import { buildQuery, CrmSyncError, escapeSoqlString } from '../src/index.js';
 
 function selected(query: string): string[] {
   return (parseQuery(query).fields ?? []).map((f) =>
@@ -110,9 +110,21 @@ describe('buildQuery', () => {
     );
     const queries = buildQuery('Lead', { where: [{ field: 'Email', in: emails }] });
     expect(queries.length).toBeGreaterThan(1);
-    expect(queries.every((q) => q.length <= SOQL_MAX_LENGTH)).toBe(true);
+    // Salesforce's default limit: 100,000 characters per SOQL statement
+    // (https://developer.salesforce.com/docs/atlas.en-us.salesforce_app_limits_cheatsheet.meta/salesforce_app_limits_cheatsheet/salesforce_app_limits_platform_soslsoql.htm).
+    expect(queries.filter((q) => q.length > 100_000)).toEqual([]);
     const values = queries.flatMap((q) => inValues(q).map((v) => v.slice(1, -1)));
     expect(values).toEqual(emails);
+  });
+
+  it("builds a query of exactly Salesforce's 100,000 characters, and refuses one more", () => {
+    const one = (value: string) => buildQuery('Lead', { where: [{ field: 'Email', in: [value] }] });
+    const overhead = (one('x')[0] ?? '').length - 1;
+    const fits = one('x'.repeat(100_000 - overhead));
+    expect(fits.map((q) => q.length)).toEqual([100_000]);
+    expect(() => one('x'.repeat(100_001 - overhead))).toThrow(
+      expect.objectContaining({ code: 'query_too_long' }),
+    );
   });
 
   it('splits to any maxLength and never exceeds it (property)', () => {
