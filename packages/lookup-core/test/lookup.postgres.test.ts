@@ -2,12 +2,11 @@
 import { afterAll, describe } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
 import { describeLookup } from './support/lookup-suite.js';
-import { createTestDatabase } from './support/postgres.js';
+import { createTestDatabase, requires } from './support/postgres.js';
 
 const database = await createTestDatabase();
 
-describe.skipIf('skip' in database)('PostgreSQL store', () => {
-  if ('skip' in database) return;
+describe('PostgreSQL store', requires(database.missing), () => {
   afterAll(() => database.drop());
   describeLookup(() => openPostgresStore({ connectionString: database.url }));
 });

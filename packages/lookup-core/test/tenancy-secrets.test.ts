@@ -23,7 +23,7 @@ import {
   openPostgresStore,
 } from '../src/index.js';
 import { session } from './support/events.js';
-import { createTestDatabase } from './support/postgres.js';
+import { createTestDatabase, requires } from './support/postgres.js';
 
 vi.mock('node:crypto', async (importOriginal) => {
   const original = await importOriginal<typeof import('node:crypto')>();
@@ -211,23 +211,19 @@ describe('embedded store', () => {
   });
 });
 
-describe('PostgreSQL store', async () => {
-  const database = await createTestDatabase();
+const database = await createTestDatabase();
+
+describe('PostgreSQL store', requires(database.missing), () => {
   let store: LookupStore;
   beforeAll(async () => {
-    if ('skip' in database) return;
     store = await openPostgresStore({ connectionString: database.url });
     expect((await store.ingest(tenantEvents())).rejected).toEqual([]);
   });
   afterAll(async () => {
     await store?.close();
-    if (!('skip' in database)) await database.drop();
+    await database.drop();
   });
 
-  if ('skip' in database) {
-    it.skip(`PostgreSQL tests: ${database.skip}`, () => {});
-    return;
-  }
   describeTenancy('PostgreSQL', async () => ({ store }));
 
   it('keeps no key in its database, nor in the statements the server saw', async () => {

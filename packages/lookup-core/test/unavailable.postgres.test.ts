@@ -7,7 +7,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupHandler, type LookupStore, openPostgresStore } from '../src/index.js';
 import { baseEvents, KEY, KEYS } from './support/events.js';
-import { createTestDatabase } from './support/postgres.js';
+import { createTestDatabase, requires } from './support/postgres.js';
 
 const database = await createTestDatabase();
 
@@ -39,8 +39,7 @@ function startProxy(
   );
 }
 
-describe.skipIf('skip' in database)('PostgreSQL going away', () => {
-  if ('skip' in database) return;
+describe('PostgreSQL going away', requires(database.missing), () => {
   const target = new URL(database.url);
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   let store: LookupStore;

@@ -52,7 +52,11 @@ describe('reads', () => {
     const columnsOf = (object: string) =>
       queries
         .filter((q) => q.sObject === object)
-        .map((q) => (q.fields ?? []).map((f) => (f.type === 'Field' ? f.field : f.rawValue)));
+        .map((q) =>
+          (q.fields ?? []).map((f) =>
+            f.type === 'Field' ? f.field : 'rawValue' in f ? f.rawValue : f.type,
+          ),
+        );
     expect(columnsOf('Lead')).not.toEqual([]);
     for (const columns of columnsOf('Lead')) expect(columns).not.toContain('Title');
     expect(columnsOf('Opportunity')).not.toEqual([]);
