@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { typeTestFiles } from '../../scripts/type-tests.ts';
 
 export default defineProject({
   test: {
@@ -7,5 +8,11 @@ export default defineProject({
     // Set-up hooks build the CLI and open an embedded store; on a busy 2-core machine that can
     // pass the 10 s default. A hook is a set-up step, not a timed assertion.
     hookTimeout: 60_000,
+    // Type assertions (purity.test.ts: no delete step type) are checked by tsc inside the run.
+    typecheck: {
+      enabled: true,
+      include: typeTestFiles(import.meta.dirname),
+      tsconfig: './tsconfig.json',
+    },
   },
 });
