@@ -2,16 +2,20 @@
  * Every failure of the client is a `LookupError`. Branch with `instanceof`, or on `code` (and
  * `name`), which keep working where two copies of the package meet and `instanceof` cannot.
  *
- * Errors never hold the request (its headers or body carry the secret key), only the answer.
+ * Errors never hold the request (its headers or body carry the secret key), only the answer, and
+ * every field of an error (message, body, headers, cause, and so `toJSON` and `util.inspect`) has
+ * any secret key in it blanked out, so an error is safe to log whole.
  */
 import type { core } from 'zod/mini';
-import { errorBodySchema } from './schemas.js';
+import { redactCause, redactHeaders, redactText, redactValue } from './redact.js';
+import { schemas } from './schemas.js';
 
 export type LookupErrorCode =
   | 'configuration_error'
   | 'invalid_input'
   | 'unauthorized'
   | 'not_found'
+  | 'redirect'
   | 'rate_limited'
   | 'server_error'
   | 'api_error'
@@ -42,12 +46,28 @@ export class LookupError extends Error {
   readonly requestId: string | undefined;
 
   constructor(message: string, code: LookupErrorCode, answer?: Answer, options?: ErrorOptions) {
-    super(message, options);
+    super(
+      redactText(message),
+      options && 'cause' in options ? { cause: redactCause(options.cause) } : undefined,
+    );
     this.code = code;
     this.status = answer?.status;
-    this.body = answer?.body;
-    this.headers = answer?.headers;
+    this.body = redactValue(answer?.body);
+    this.headers = answer && redactHeaders(answer.headers);
     this.requestId = answer?.headers.get('x-request-id') ?? undefined;
+  }
+
+  /** What `JSON.stringify(error)` prints: the fields callers branch on, headers as an object. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      requestId: this.requestId,
+      body: this.body,
+      headers: this.headers && Object.fromEntries(this.headers),
+    };
   }
 }
 
@@ -86,6 +106,22 @@ export class UnauthorizedError extends LookupApiError {
   constructor(answer: Answer, transportsTried: readonly KeyTransport[]) {
     super(answer, ` (secret key sent by: ${transportsTried.join(', ')})`);
     this.transportsTried = transportsTried;
+  }
+}
+
+/**
+ * 3xx: the lookup answered with a redirect, which the client never follows (following it would
+ * send the secret key to wherever it points). `location` says where it pointed; in a browser,
+ * where redirects are opaque, it is `undefined`.
+ */
+export class RedirectError extends LookupApiError {
+  override readonly name: string = 'RedirectError';
+  override readonly code: LookupErrorCode = 'redirect';
+  readonly location: string | undefined;
+  constructor(answer: Answer) {
+    const location = answer.headers.get('location') ?? undefined;
+    super(answer, location === undefined ? '' : ` (to ${location}: not followed)`);
+    this.location = location && redactText(location);
   }
 }
 
@@ -128,9 +164,7 @@ export class ResponseValidationError extends LookupError {
   declare readonly headers: Headers;
   readonly issues: readonly core.$ZodIssue[];
   constructor(answer: Answer, issues: readonly core.$ZodIssue[]) {
-    const shown = issues
-      .slice(0, 3)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const shown = issues.slice(0, 3).map(describeIssue);
     const more = issues.length > shown.length ? ` (and ${issues.length - shown.length} more)` : '';
     super(
       `Lookup response does not match the schema: ${shown.join('; ')}${more}`,
@@ -144,6 +178,7 @@ export class ResponseValidationError extends LookupError {
 /** The error for an error answer that ends the call (401 is the client's: it knows the transports). */
 export function errorFromAnswer(answer: Answer): LookupApiError {
   const { status } = answer;
+  if (status < 400) return new RedirectError(answer);
   if (status === 400) return new InvalidInputError(answer);
   if (status === 404) return new NotFoundError(answer);
   if (status === 429) return new RateLimitError(answer);
@@ -151,14 +186,32 @@ export function errorFromAnswer(answer: Answer): LookupApiError {
   return new LookupApiError(answer);
 }
 
-/** The server's own words for the message, with anything shaped like a secret key blanked out
- * (gateways have been known to echo the credential they refused). */
+/** The server's own words for the message (redacted with the rest: gateways have been known to
+ * echo the credential they refused). */
 function describe(body: unknown): string {
-  const parsed = errorBodySchema.safeParse(body);
+  const parsed = schemas.errorBodySchema.safeParse(body);
   const text = parsed.success
     ? parsed.data.error
     : typeof body === 'string'
       ? body.slice(0, 200)
       : '';
-  return (text || 'error').replace(/sk_live_[^\s"',;]*/g, 'sk_live_[redacted]');
+  return text || 'error';
+}
+
+/** `path: what was expected`, from the issue's own fields (zod/mini ships no English messages). */
+function describeIssue(issue: core.$ZodIssue): string {
+  const path = issue.path.map(String).join('.') || '(root)';
+  const expected =
+    issue.code === 'invalid_type'
+      ? `expected ${issue.expected}`
+      : issue.code === 'invalid_format'
+        ? `expected ${issue.format}`
+        : issue.code === 'invalid_value'
+          ? `expected one of ${issue.values.map(String).join(', ')}`
+          : issue.code === 'too_big'
+            ? `expected at most ${issue.maximum}`
+            : issue.code === 'too_small'
+              ? `expected at least ${issue.minimum}`
+              : issue.message;
+  return `${path}: ${expected}`;
 }

@@ -1,90 +1,115 @@
 /**
  * The wire contract of `POST /api/service/lookup`, as zod/mini schemas (small enough for the
- * client bundle). The client parses every answer with these; lookup-core's contract tests parse
- * every handler response with the same ones.
+ * client bundle). The client checks every answer with these, lookup-core derives its answer type
+ * from them, and the OpenAPI document is generated from them (`scripts/openapi.ts`).
  *
- * Objects are loose: the alpha API may add fields, and unknown fields are kept, never rejected.
+ * Two readings of one contract:
+ * - `schemas` (what the client uses by default) is forward compatible: the alpha API may add
+ *   intent levels, write timestamps with any UTC offset, and send more contacts or entries than
+ *   today's limits; none of that breaks a call. Unknown fields are kept by the client (it returns
+ *   the JSON it checked, not zod's copy).
+ * - `strictSchemas` holds the server to the published spec exactly: the four intent levels,
+ *   timestamps in UTC (`Z`), at most 10 contacts and 10 site sessions. lookup-core's conformance
+ *   tests use it; `new LookupClient({ strict: true })` too.
  */
 import * as z from 'zod/mini';
 
-/** ISO 8601 in UTC (`Z`), as the lookup writes every timestamp. */
-const timestamp = () => z.iso.datetime();
-const count = () => z.int().check(z.nonnegative());
+/** The intent levels the spec names. */
+export const PURCHASE_INTENTS = ['low', 'medium', 'high', 'very_high'] as const;
+/** Contacts per company and site sessions per contact, at most (spec section 8). */
+export const MAX_ENTRIES = 10;
 
-export const purchaseIntentSchema = z.enum(['low', 'medium', 'high', 'very_high']);
+export type PurchaseIntent = (typeof PURCHASE_INTENTS)[number];
+/** A level the spec names, or one a newer server added (kept as the string it sent). */
+export type OpenPurchaseIntent = PurchaseIntent | (string & {});
 
-export const companySchema = z.looseObject({
-  domain: z.string(),
-  name: z.nullable(z.string()),
-  industry: z.nullable(z.string()),
-  service_sessions: count(),
-  service_visitors: count(),
-  service_first_seen: timestamp(),
-  service_last_seen: timestamp(),
-  service_purchase_intent: purchaseIntentSchema,
+function wireSchemas(strict: boolean) {
+  const timestamp = () => z.iso.datetime(strict ? {} : { offset: true });
+  const count = () => z.int().check(z.nonnegative());
+  const limited = <T extends z.ZodMiniType>(item: T) =>
+    strict ? z.array(item).check(z.maxLength(MAX_ENTRIES)) : z.array(item);
+  // A union keeps the known levels in the OpenAPI document; the cast keeps them in the type,
+  // which `string` would otherwise swallow.
+  const intent = (
+    strict ? z.enum(PURCHASE_INTENTS) : z.union([z.enum(PURCHASE_INTENTS), z.string()])
+  ) as z.ZodMiniType<OpenPurchaseIntent>;
+
+  const companySchema = z.object({
+    domain: z.string(),
+    name: z.nullable(z.string()),
+    industry: z.nullable(z.string()),
+    service_sessions: count(),
+    service_visitors: count(),
+    service_first_seen: timestamp(),
+    service_last_seen: timestamp(),
+    service_purchase_intent: intent,
+  });
+
+  const siteSessionSchema = z.object({
+    active_time: count(),
+    start_time: timestamp(),
+    end_time: timestamp(),
+    pages_visited: z.array(z.string()),
+    signals: z.array(z.string()),
+    referrer: z.string(),
+    intent,
+    city: z.nullable(z.string()),
+    state: z.nullable(z.string()),
+    country: z.nullable(z.string()),
+  });
+
+  const linkedInEngagementSchema = z.object({
+    start_time: timestamp(),
+    linkedin_impressions: count(),
+    // Not in the published spec; sent by lookup-core, optional for other servers.
+    linkedin_clicks: z.optional(count()),
+    linkedin_likes: z.optional(count()),
+    linkedin_shares: z.optional(count()),
+    linkedin_comments: z.optional(count()),
+  });
+
+  const contactFields = {
+    email: z.string(),
+    name: z.nullable(z.string()),
+    title: z.nullable(z.string()),
+    service_sessions: count(),
+    service_first_seen: timestamp(),
+    service_last_seen: timestamp(),
+  };
+
+  /** A contact of a lookup made without `includeActivity`: no activity arrays. */
+  const contactSchema = z.object(contactFields);
+
+  /** A contact of a lookup made with `includeActivity: true`: both arrays are required. */
+  const contactWithActivitySchema = z.object({
+    ...contactFields,
+    site_activity: limited(siteSessionSchema),
+    linkedin_activity: z.array(linkedInEngagementSchema),
+  });
+
+  return {
+    companySchema,
+    siteSessionSchema,
+    linkedInEngagementSchema,
+    contactSchema,
+    contactWithActivitySchema,
+    lookupResponseSchema: z.object({ company: companySchema, contacts: limited(contactSchema) }),
+    lookupResponseWithActivitySchema: z.object({
+      company: companySchema,
+      contacts: limited(contactWithActivitySchema),
+    }),
+    /** Every error answer of the lookup: `{ "error": "..." }`. */
+    errorBodySchema: z.object({ error: z.string() }),
+  };
+}
+
+/** The request body of the lookup (spec section 4.1); `secretKey` only for the body transport. */
+export const lookupRequestSchema = z.object({
+  email: z.optional(z.string()),
+  domain: z.optional(z.string()),
+  includeActivity: z.optional(z.boolean()),
+  secretKey: z.optional(z.string()),
 });
 
-export const siteSessionSchema = z.looseObject({
-  active_time: count(),
-  start_time: timestamp(),
-  end_time: timestamp(),
-  pages_visited: z.array(z.string()),
-  signals: z.array(z.string()),
-  referrer: z.string(),
-  intent: purchaseIntentSchema,
-  city: z.nullable(z.string()),
-  state: z.nullable(z.string()),
-  country: z.nullable(z.string()),
-});
-
-export const linkedInEngagementSchema = z.looseObject({
-  start_time: timestamp(),
-  linkedin_impressions: count(),
-  // Not in the published spec; sent by lookup-core, optional for other servers.
-  linkedin_clicks: z.optional(count()),
-  linkedin_likes: z.optional(count()),
-  linkedin_shares: z.optional(count()),
-  linkedin_comments: z.optional(count()),
-});
-
-const contactFields = {
-  email: z.string(),
-  name: z.nullable(z.string()),
-  title: z.nullable(z.string()),
-  service_sessions: count(),
-  service_first_seen: timestamp(),
-  service_last_seen: timestamp(),
-};
-
-/** A contact of a lookup made without `includeActivity`: no activity arrays. */
-export const contactSchema = z.looseObject(contactFields);
-
-/** A contact of a lookup made with `includeActivity: true`: both arrays are required. */
-export const contactWithActivitySchema = z.looseObject({
-  ...contactFields,
-  site_activity: z.array(siteSessionSchema).check(z.maxLength(10)),
-  linkedin_activity: z.array(linkedInEngagementSchema),
-});
-
-export const lookupResponseSchema = z.looseObject({
-  company: companySchema,
-  contacts: z.array(contactSchema).check(z.maxLength(10)),
-});
-
-export const lookupResponseWithActivitySchema = z.looseObject({
-  company: companySchema,
-  contacts: z.array(contactWithActivitySchema).check(z.maxLength(10)),
-});
-
-/** Every error answer of the lookup: `{ "error": "..." }`. */
-export const errorBodySchema = z.looseObject({ error: z.string() });
-
-export type PurchaseIntent = z.infer<typeof purchaseIntentSchema>;
-export type Company = z.infer<typeof companySchema>;
-export type SiteSession = z.infer<typeof siteSessionSchema>;
-export type LinkedInEngagement = z.infer<typeof linkedInEngagementSchema>;
-export type Contact = z.infer<typeof contactSchema>;
-export type ContactWithActivity = z.infer<typeof contactWithActivitySchema>;
-export type LookupResponse = z.infer<typeof lookupResponseSchema>;
-export type LookupResponseWithActivity = z.infer<typeof lookupResponseWithActivitySchema>;
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+export const schemas = wireSchemas(false);
+export const strictSchemas = wireSchemas(true);
