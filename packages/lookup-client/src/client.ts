@@ -176,9 +176,7 @@ export class LookupClient {
       timeout: options.timeout === undefined ? this.#timeout : checkedTimeout(options.timeout),
       signal: options.signal,
       retriesLeft:
-        options.maxRetries === undefined
-          ? this.#maxRetries
-          : checkedMaxRetries(options.maxRetries),
+        options.maxRetries === undefined ? this.#maxRetries : checkedMaxRetries(options.maxRetries),
     };
     const transports = this.#transportsToTry();
     for (let index = 0; ; index++) {
@@ -221,7 +219,10 @@ export class LookupClient {
   }
 
   /** Sends through one transport, retrying transient failures; resolves to the last answer. */
-  async #send(call: Call, transport: KeyTransport): Promise<{ answer: Received; attempts: number }> {
+  async #send(
+    call: Call,
+    transport: KeyTransport,
+  ): Promise<{ answer: Received; attempts: number }> {
     const headers = new Headers(call.headers);
     if (transport === 'bearer') headers.set('authorization', `Bearer ${this.#secretKey}`);
     if (transport === 'header') headers.set('x-service-secret-key', this.#secretKey);
@@ -278,7 +279,9 @@ export class LookupClient {
       ]);
     }
     const set = this.#strict ? strictSchemas : schemas;
-    const schema = includeActivity ? set.lookupResponseWithActivitySchema : set.lookupResponseSchema;
+    const schema = includeActivity
+      ? set.lookupResponseWithActivitySchema
+      : set.lookupResponseSchema;
     const result = schema.safeParse(answer.body);
     if (!result.success) throw new ResponseValidationError(answer, result.error.issues);
     return answer.body as LookupResponse | LookupResponseWithActivity;

@@ -63,8 +63,10 @@ export function kyHooks(hooks: LookupHooks, toError: (error: Error) => LookupErr
         if (!KEY_HEADERS.includes(name)) request.headers.set(name, value);
       }
     }),
-    beforeRetry: (hooks.beforeRetry ?? []).map((hook) => async ({ request, error, retryCount }) =>
-      run(hook, { request: await redacted(request), error: toError(error), retryCount }),
+    beforeRetry: (hooks.beforeRetry ?? []).map(
+      (hook) =>
+        async ({ request, error, retryCount }) =>
+          run(hook, { request: await redacted(request), error: toError(error), retryCount }),
     ),
     afterResponse: (hooks.afterResponse ?? []).map(
       (hook) =>

@@ -4,7 +4,7 @@
  * server trouble). Without `Retry-After` the wait doubles from 500 ms up to 8 s, less a random
  * jitter of up to a quarter so clients spread out.
  */
-import { HTTPError, isHTTPError, type RetryOptions } from 'ky';
+import { type HTTPError, isHTTPError, type RetryOptions } from 'ky';
 
 const INITIAL_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;

@@ -30,7 +30,9 @@ describe('lookup response schema', () => {
 
   it('strictly, rejects an intent outside the four levels and a non-UTC timestamp', () => {
     const strict = strictSchemas.companySchema;
-    expect(strict.safeParse({ ...company, service_purchase_intent: 'extreme' }).success).toBe(false);
+    expect(strict.safeParse({ ...company, service_purchase_intent: 'extreme' }).success).toBe(
+      false,
+    );
     expect(
       strict.safeParse({ ...company, service_first_seen: '2026-01-02T03:04:05+00:00' }).success,
     ).toBe(false);
@@ -46,9 +48,9 @@ describe('lookup response schema', () => {
 
   it('rejects what is not a timestamp at all, whatever the reading', () => {
     for (const set of [schemas, strictSchemas]) {
-      expect(set.companySchema.safeParse({ ...company, service_first_seen: '2026-01-02' }).success).toBe(
-        false,
-      );
+      expect(
+        set.companySchema.safeParse({ ...company, service_first_seen: '2026-01-02' }).success,
+      ).toBe(false);
     }
   });
 });
