@@ -113,8 +113,8 @@ export class LookupClient {
   constructor(options: LookupClientOptions = {}) {
     if (isBrowser() && options.dangerouslyAllowBrowser !== true) {
       throw new ConfigurationError(
-        'LookupClient refuses to run in a browser: it would expose your secret key to every visitor. ' +
-          'Call the lookup from your server, or pass dangerouslyAllowBrowser: true if you accept the risk.',
+        'In a browser the secret key is exposed to every visitor: call the lookup from your ' +
+          'server, or pass dangerouslyAllowBrowser: true.',
       );
     }
     const keyTransport = options.keyTransport ?? 'auto';
@@ -290,31 +290,21 @@ export class LookupClient {
 
 /** The key as given, when it can only be a live server key; the message never holds the key. */
 function checkedKey(secretKey: string | undefined): string {
-  if (secretKey === undefined || secretKey === '') {
+  const rest = secretKey?.startsWith(KEY_PREFIX) && secretKey.slice(KEY_PREFIX.length);
+  if (!rest || !KEY_CHARACTERS.test(rest)) {
     throw new ConfigurationError(
-      'Missing secret key: pass `secretKey` or set the SERVICE_SECRET_KEY environment variable.',
+      `Pass a server secret key ("${KEY_PREFIX}" and letters, digits or -._~+/=) as ` +
+        '`secretKey` or in the SERVICE_SECRET_KEY environment variable.',
     );
   }
-  const rest = secretKey.slice(KEY_PREFIX.length);
-  if (!secretKey.startsWith(KEY_PREFIX) || !KEY_CHARACTERS.test(rest)) {
-    throw new ConfigurationError(
-      `The secret key must be a server secret key: "${KEY_PREFIX}" followed by letters, digits ` +
-        'or -._~+/= (see the service settings).',
-    );
-  }
-  return secretKey;
+  return secretKey as string;
 }
 
 function lookupUrl(baseUrl: string | URL | undefined): string {
-  if (baseUrl === undefined) {
-    throw new ConfigurationError(
-      'Missing baseUrl: pass `baseUrl` or set the SERVICE_BASE_URL environment variable.',
-    );
-  }
-  const base = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  const base = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (base?.protocol !== 'https:' && base?.protocol !== 'http:') {
     throw new ConfigurationError(
-      'baseUrl must be an absolute http(s) URL, e.g. https://example.com.',
+      'baseUrl (or the SERVICE_BASE_URL environment variable) must be an absolute http(s) URL.',
     );
   }
   // Resolved here, with the slash ky's `baseUrl` would not add: no path segment is dropped.
@@ -333,9 +323,7 @@ function withHeaders(headers: Headers, extra: Record<string, string> | undefined
     try {
       headers.set(name, value);
     } catch {
-      throw new ConfigurationError(
-        'headers must hold valid HTTP header names and values (no line breaks or non-ASCII).',
-      );
+      throw new ConfigurationError('headers must hold valid HTTP header names and values.');
     }
   }
   return headers;
@@ -350,19 +338,24 @@ function globalFetch(): FetchFunction {
 }
 
 function checkedTimeout(timeout: number): number {
-  if (!(timeout > 0 && timeout <= MAX_TIMER_MS)) {
-    throw new ConfigurationError(
-      `timeout must be a number of milliseconds between 1 and ${MAX_TIMER_MS}.`,
-    );
-  }
-  return timeout;
+  return checked(
+    timeout > 0 && timeout <= MAX_TIMER_MS,
+    timeout,
+    `timeout must be 1 to ${MAX_TIMER_MS} ms.`,
+  );
 }
 
 function checkedMaxRetries(maxRetries: number): number {
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-    throw new ConfigurationError('maxRetries must be a whole number, 0 or more.');
-  }
-  return maxRetries;
+  return checked(
+    Number.isInteger(maxRetries) && maxRetries >= 0,
+    maxRetries,
+    'maxRetries must be a whole number, 0 or more.',
+  );
+}
+
+function checked(ok: boolean, value: number, message: string): number {
+  if (!ok) throw new ConfigurationError(message);
+  return value;
 }
 
 function plural(attempts: number): string {

@@ -8,7 +8,6 @@
  */
 import type { core } from 'zod/mini';
 import { redactCause, redactHeaders, redactText, redactValue } from './redact.js';
-import { schemas } from './schemas.js';
 
 export type LookupErrorCode =
   | 'configuration_error'
@@ -55,19 +54,6 @@ export class LookupError extends Error {
     this.body = redactValue(answer?.body);
     this.headers = answer && redactHeaders(answer.headers);
     this.requestId = answer?.headers.get('x-request-id') ?? undefined;
-  }
-
-  /** What `JSON.stringify(error)` prints: the fields callers branch on, headers as an object. */
-  toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      code: this.code,
-      message: this.message,
-      status: this.status,
-      requestId: this.requestId,
-      body: this.body,
-      headers: this.headers && Object.fromEntries(this.headers),
-    };
   }
 }
 
@@ -164,14 +150,12 @@ export class ResponseValidationError extends LookupError {
   declare readonly headers: Headers;
   readonly issues: readonly core.$ZodIssue[];
   constructor(answer: Answer, issues: readonly core.$ZodIssue[]) {
-    const shown = issues.slice(0, 3).map(describeIssue);
-    const more = issues.length > shown.length ? ` (and ${issues.length - shown.length} more)` : '';
     super(
-      `Lookup response does not match the schema: ${shown.join('; ')}${more}`,
+      `Lookup response does not match the schema: ${issues.slice(0, 3).map(describeIssue).join('; ')}`,
       'response_validation_error',
       answer,
     );
-    this.issues = issues;
+    this.issues = redactValue(issues) as readonly core.$ZodIssue[];
   }
 }
 
@@ -189,29 +173,16 @@ export function errorFromAnswer(answer: Answer): LookupApiError {
 /** The server's own words for the message (redacted with the rest: gateways have been known to
  * echo the credential they refused). */
 function describe(body: unknown): string {
-  const parsed = schemas.errorBodySchema.safeParse(body);
-  const text = parsed.success
-    ? parsed.data.error
-    : typeof body === 'string'
-      ? body.slice(0, 200)
-      : '';
-  return text || 'error';
+  const error = (body as { error?: unknown } | undefined)?.error;
+  return (
+    (typeof error === 'string' ? error : typeof body === 'string' && body.slice(0, 200)) || 'error'
+  );
 }
 
 /** `path: what was expected`, from the issue's own fields (zod/mini ships no English messages). */
-function describeIssue(issue: core.$ZodIssue): string {
+export function describeIssue(issue: core.$ZodIssue): string {
   const path = issue.path.map(String).join('.') || '(root)';
-  const expected =
-    issue.code === 'invalid_type'
-      ? `expected ${issue.expected}`
-      : issue.code === 'invalid_format'
-        ? `expected ${issue.format}`
-        : issue.code === 'invalid_value'
-          ? `expected one of ${issue.values.map(String).join(', ')}`
-          : issue.code === 'too_big'
-            ? `expected at most ${issue.maximum}`
-            : issue.code === 'too_small'
-              ? `expected at least ${issue.minimum}`
-              : issue.message;
-  return `${path}: ${expected}`;
+  // The schemas' own checks carry what they expect as their message.
+  const expected = issue.code === 'invalid_type' ? issue.expected : issue.message;
+  return `${path}: expected ${expected}`;
 }

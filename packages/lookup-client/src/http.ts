@@ -13,8 +13,6 @@ export interface Received extends Answer {
   readonly isJson: boolean;
 }
 
-/** Statuses whose Response cannot carry a body, even an empty one. */
-const NULL_BODY_STATUSES = [101, 204, 205, 304];
 const receivedOf = new WeakMap<Response, Received>();
 
 /** The answer as read by `bufferedFetch`: status, headers and the parsed body. */
@@ -46,7 +44,8 @@ export function bufferedFetch(fetchFunction: FetchFunction, onAttempt: () => voi
     if (response.type === 'opaqueredirect') return response;
     const text = await response.text();
     const { status, statusText, headers } = response;
-    const copy = new Response(NULL_BODY_STATUSES.includes(status) ? null : text, {
+    // `null` for an empty body: a 204 or 304 may not carry even an empty one.
+    const copy = new Response(text || null, {
       status,
       statusText,
       headers,

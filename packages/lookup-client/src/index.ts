@@ -31,7 +31,6 @@ export type {
 } from './hooks.js';
 export type { FetchFunction } from './http.js';
 export {
-  lookupRequestSchema,
   MAX_ENTRIES,
   type OpenPurchaseIntent,
   PURCHASE_INTENTS,

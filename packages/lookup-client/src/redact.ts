@@ -31,14 +31,10 @@ export function redactHeaders(headers: Headers): Headers {
   return copy;
 }
 
-/** `error` itself when no key shows in it or its causes, else a plain Error with the text blanked. */
+/** `error` itself when no key shows in it or its causes, else a plain Error with its message blanked. */
 export function redactCause(error: unknown): unknown {
   if (!(error instanceof Error)) return redactValue(error);
   const shown = (e: unknown): string =>
     e instanceof Error ? `${e.message}${e.stack}${shown(e.cause)}` : String(e ?? '');
-  if (!shown(error).includes('sk_live_')) return error;
-  const copy = new Error(redactText(error.message));
-  copy.name = error.name;
-  copy.stack = redactText(error.stack ?? '');
-  return copy;
+  return shown(error).includes('sk_live_') ? new Error(redactText(error.message)) : error;
 }

@@ -41,15 +41,8 @@ export function retryOptions(limit: number, isAbandoned: () => boolean): RetryOp
 
 /** `false` when the server asks for a wait over the limit: the error comes back at once. */
 function retryAfterAllows(error: HTTPError): boolean {
-  const asked = retryAfter(error.response.headers);
-  return asked === undefined || asked <= MAX_RETRY_AFTER_MS;
-}
-
-/** `Retry-After` in ms: delay-seconds or an HTTP date; `undefined` when absent or malformed. */
-function retryAfter(headers: Headers): number | undefined {
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  // Delay-seconds or an HTTP date; anything else (NaN) leaves the wait to ky's backoff.
+  const value = error.response.headers.get('retry-after')?.trim() ?? '';
+  const wait = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+  return !(wait > MAX_RETRY_AFTER_MS);
 }
