@@ -31,7 +31,8 @@ const DATE_TIME =
 export const UTC_TIMESTAMP = new RegExp(`^${DATE_TIME}Z$`);
 const ANY_OFFSET_TIMESTAMP = new RegExp(`^${DATE_TIME}(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)$`);
 
-function wireSchemas(strict: boolean) {
+/** The strict reading types intents as the four levels; the forward-compatible one, open. */
+function wireSchemas<Strict extends boolean>(strict: Strict) {
   // A pattern, not `z.iso.datetime()`: the same check for a quarter of its bundle weight.
   const timestamp = () =>
     z
@@ -50,9 +51,11 @@ function wireSchemas(strict: boolean) {
   // A pattern rather than `z.enum` (lighter in the bundle); the cast keeps the known levels in
   // the type, which `string` would otherwise swallow.
   const known = `one of ${PURCHASE_INTENTS.join(', ')}`;
-  const intent = (
-    strict ? z.string().check(z.regex(KNOWN_INTENT, known)) : z.string()
-  ) as z.ZodMiniType<OpenPurchaseIntent>;
+  const intent = (strict
+    ? z.string().check(z.regex(KNOWN_INTENT, known))
+    : z.string()) as z.ZodMiniType as z.ZodMiniType<
+    Strict extends true ? PurchaseIntent : OpenPurchaseIntent
+  >;
 
   const companySchema = z.object({
     domain: z.string(),
