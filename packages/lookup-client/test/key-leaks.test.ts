@@ -8,9 +8,10 @@ import {
   ConfigurationError,
   type KeyTransport,
   LookupClient,
-  LookupError,
+  type LookupError,
   RedirectError,
 } from '../src/index.js';
+import { failure } from './support/failure.js';
 import { KEY, lookupBody } from './support/fixtures.js';
 import { type Responder, sendJson, startServer, type TestServer } from './support/http-server.js';
 
@@ -23,15 +24,6 @@ async function serve(respond: Responder): Promise<TestServer> {
   const server = await startServer(respond);
   servers.push(server);
   return server;
-}
-
-async function failure(promise: Promise<unknown>): Promise<LookupError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(LookupError);
-  return error as LookupError;
 }
 
 /** Everything a logger could print of an error. */
