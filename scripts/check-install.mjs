@@ -16,7 +16,14 @@ try {
     const manifest = JSON.parse(readFileSync(join(packagesDir, dir, 'package.json'), 'utf8'));
     const out = run('pnpm', ['pack', '--pack-destination', work, '--json'], join(packagesDir, dir));
     const { filename } = JSON.parse(out);
-    return { name: manifest.name, exports: Object.keys(manifest.exports), tarball: filename };
+    // Optional peers (msw for lookup-client's ./testing) are installed as an app using them would.
+    const peers = Object.entries(manifest.peerDependencies ?? {}).map(([n, r]) => `${n}@${r}`);
+    return {
+      name: manifest.name,
+      exports: Object.keys(manifest.exports),
+      tarball: filename,
+      peers,
+    };
   });
 
   const app = join(work, 'app');
@@ -24,7 +31,13 @@ try {
   writeFileSync(join(app, 'package.json'), '{"name":"app","private":true}');
   run(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--silent', ...packages.map((p) => p.tarball)],
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--silent',
+      ...packages.flatMap((p) => [p.tarball, ...p.peers]),
+    ],
     app,
   );
 

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/testing.ts', 'src/openapi.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
@@ -12,4 +12,15 @@ export default defineConfig({
   target: 'node22',
   // The version is baked in so the client never reads package.json at run time.
   define: { __LOOKUP_CLIENT_VERSION__: JSON.stringify(version) },
+  // The OpenAPI document is generated from the built schemas, so it cannot drift from them. It
+  // is written beside package.json so that `@service/lookup-client/openapi.json` also resolves
+  // under node10 resolution, which knows no `exports`.
+  async onSuccess() {
+    const built = new URL('./dist/openapi.js', import.meta.url).href;
+    const { openApiDocument } = await import(/* @vite-ignore */ built);
+    writeFileSync(
+      new URL('./openapi.json', import.meta.url),
+      `${JSON.stringify(openApiDocument(), null, 2)}\n`,
+    );
+  },
 });

@@ -1,28 +1,31 @@
-import { isBrowser, secretKeyFromEnvironment } from './environment.js';
+import ky, { isHTTPError, isTimeoutError, NetworkError } from 'ky';
+import { fromEnvironment, isBrowser } from './environment.js';
 import {
   ConfigurationError,
   ConnectionError,
   errorFromAnswer,
   type KeyTransport,
+  type LookupError,
   ResponseValidationError,
   TimeoutError,
   UnauthorizedError,
 } from './errors.js';
-import { attempt, type FetchFunction, type Received } from './http.js';
-import { isRetryableStatus, retryDelay, sleep } from './retry.js';
-import {
-  type LookupResponse,
-  type LookupResponseWithActivity,
-  lookupResponseSchema,
-  lookupResponseWithActivitySchema,
-} from './schemas.js';
+import { hookFailures, kyHooks, type LookupHooks } from './hooks.js';
+import { bufferedFetch, type FetchFunction, type Received, received } from './http.js';
+import { KEY_CHARACTERS } from './redact.js';
+import { retryOptions } from './retry.js';
+import { schemas, strictSchemas } from './schemas.js';
+import type { LookupResponse, LookupResponseWithActivity } from './types.js';
 import { VERSION } from './version.js';
 
 export interface LookupClientOptions {
   /** The server secret key (`sk_live_...`). Defaults to `process.env.SERVICE_SECRET_KEY`. */
   secretKey?: string | undefined;
-  /** Where the service runs; the lookup is `POST {baseUrl}/api/service/lookup`. */
-  baseUrl: string | URL;
+  /**
+   * Where the service runs; the lookup is `POST {baseUrl}/api/service/lookup`. Defaults to
+   * `process.env.SERVICE_BASE_URL`.
+   */
+  baseUrl?: string | URL | undefined;
   /** How the key travels. `'auto'` (default) falls back from bearer to header to body on 401. */
   keyTransport?: KeyTransport | 'auto' | undefined;
   /** Milliseconds each attempt may take (headers and body). Default 30 000. */
@@ -33,6 +36,10 @@ export interface LookupClientOptions {
   fetch?: FetchFunction | undefined;
   /** Headers added to every request (the key's header is always the client's own). */
   headers?: Record<string, string> | undefined;
+  /** Check answers against the published spec exactly (see the README, "Forward compatible"). */
+  strict?: boolean | undefined;
+  /** Observe every call, for logging and tracing; they never see the key. */
+  hooks?: LookupHooks | undefined;
   /** Run in a browser even though the secret key is then exposed to the page's users. */
   dangerouslyAllowBrowser?: boolean | undefined;
 }
@@ -49,6 +56,27 @@ export interface LookupRequestOptions {
   signal?: AbortSignal | undefined;
   /** Per-attempt timeout for this call, in milliseconds. Default: the client's. */
   timeout?: number | undefined;
+  /** Further attempts for this call. Default: the client's. */
+  maxRetries?: number | undefined;
+  /** Headers added to this call's request, over the client's. */
+  headers?: Record<string, string> | undefined;
+}
+
+/** What a successful answer said besides its data. */
+export interface LookupResponseInfo {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The `x-request-id` response header, when the server sent one. */
+  readonly requestId: string | undefined;
+  /** The key transport the answer came through. */
+  readonly transport: KeyTransport;
+  /** Requests made for this answer through that transport (1 when no retry was needed). */
+  readonly attempts: number;
+}
+
+/** The promise of a lookup; `withResponse()` gives the answer's metadata beside the data. */
+export interface LookupPromise<T> extends Promise<T> {
+  withResponse(): Promise<{ data: T; response: LookupResponseInfo }>;
 }
 
 const LOOKUP_PATH = 'api/service/lookup';
@@ -58,9 +86,13 @@ const KEY_PREFIX = 'sk_live_';
 const MAX_TIMER_MS = 2_147_483_647;
 const CLIENT = `@service/lookup-client/${VERSION}`;
 
-/** A retry budget shared by every transport tried within one call. */
-interface Budget {
-  retries: number;
+/** One call's settings, and the retries it has left across the transports it tries. */
+interface Call {
+  readonly payload: object;
+  readonly headers: Headers;
+  readonly timeout: number;
+  readonly signal: AbortSignal | undefined;
+  retriesLeft: number;
 }
 
 export class LookupClient {
@@ -71,48 +103,40 @@ export class LookupClient {
   readonly #maxRetries: number;
   readonly #fetch: FetchFunction;
   readonly #headers: Headers;
-  /** Under `'auto'`: the first transport the lookup itself answered through, kept for the client's life. */
+  readonly #strict: boolean;
+  readonly #hooks: LookupHooks;
+  /** Under `'auto'`: the transport the lookup last answered through. */
   #workingTransport: KeyTransport | undefined;
+  /** Under `'auto'`: every transport got 401, so the key is wrong; send it once until it works. */
+  #keyRefused = false;
 
-  constructor(options: LookupClientOptions) {
+  constructor(options: LookupClientOptions = {}) {
     if (isBrowser() && options.dangerouslyAllowBrowser !== true) {
       throw new ConfigurationError(
-        'LookupClient refuses to run in a browser: it would expose your secret key to every visitor. ' +
-          'Call the lookup from your server, or pass dangerouslyAllowBrowser: true if you accept the risk.',
-      );
-    }
-    const secretKey = options.secretKey ?? secretKeyFromEnvironment();
-    if (secretKey === undefined || secretKey === '') {
-      throw new ConfigurationError(
-        'Missing secret key: pass `secretKey` or set the SERVICE_SECRET_KEY environment variable.',
-      );
-    }
-    if (!secretKey.startsWith(KEY_PREFIX) || secretKey.length === KEY_PREFIX.length) {
-      throw new ConfigurationError(
-        `The secret key must be a server secret key starting with "${KEY_PREFIX}" (see the service settings).`,
+        'In a browser the secret key is exposed to every visitor: call the lookup from your ' +
+          'server, or pass dangerouslyAllowBrowser: true.',
       );
     }
     const keyTransport = options.keyTransport ?? 'auto';
     if (!TRANSPORTS.includes(keyTransport)) {
       throw new ConfigurationError(`keyTransport must be one of ${TRANSPORTS.join(', ')}.`);
     }
-    const fetchFunction = options.fetch ?? globalFetch();
-    this.#url = lookupUrl(options.baseUrl);
-    this.#secretKey = secretKey;
+    this.#secretKey = checkedKey(options.secretKey ?? fromEnvironment('SERVICE_SECRET_KEY'));
+    this.#url = lookupUrl(options.baseUrl ?? fromEnvironment('SERVICE_BASE_URL'));
     this.#keyTransport = keyTransport;
     this.#timeout = checkedTimeout(options.timeout ?? 30_000);
     this.#maxRetries = checkedMaxRetries(options.maxRetries ?? 2);
-    this.#fetch = fetchFunction;
-    this.#headers = new Headers({
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'user-agent': CLIENT,
-    });
-    // `set`, not an object spread: header names are case-insensitive, and a spread would keep
-    // `User-Agent` beside `user-agent`, which Headers then joins into one comma-separated value.
-    for (const [name, value] of Object.entries(options.headers ?? {})) {
-      this.#headers.set(name, value);
-    }
+    this.#fetch = options.fetch ?? globalFetch();
+    this.#strict = options.strict === true;
+    this.#hooks = options.hooks ?? {};
+    this.#headers = withHeaders(
+      new Headers({
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'user-agent': CLIENT,
+      }),
+      options.headers,
+    );
     this.#headers.set('x-service-client', CLIENT);
   }
 
@@ -120,109 +144,189 @@ export class LookupClient {
   lookup(
     query: LookupQuery,
     options: LookupRequestOptions & { includeActivity: true },
-  ): Promise<LookupResponseWithActivity>;
+  ): LookupPromise<LookupResponseWithActivity>;
   lookup(
     query: LookupQuery,
-    options?: LookupRequestOptions & { includeActivity?: false },
-  ): Promise<LookupResponse>;
+    options?: LookupRequestOptions & { includeActivity?: false | undefined },
+  ): LookupPromise<LookupResponse>;
   lookup(
     query: LookupQuery,
     options?: LookupRequestOptions,
-  ): Promise<LookupResponse | LookupResponseWithActivity>;
-  async lookup(
+  ): LookupPromise<LookupResponse | LookupResponseWithActivity>;
+  lookup(
     query: LookupQuery,
     options: LookupRequestOptions = {},
-  ): Promise<LookupResponse | LookupResponseWithActivity> {
+  ): LookupPromise<LookupResponse | LookupResponseWithActivity> {
+    const outcome = this.#lookup(query, options);
+    const data = outcome.then((answer) => answer.data);
+    // Awaiting only `withResponse()` must not leave `data` rejected with no one listening.
+    data.catch(() => undefined);
+    return Object.assign(data, { withResponse: () => outcome });
+  }
+
+  async #lookup(query: LookupQuery, options: LookupRequestOptions) {
     const includeActivity = options.includeActivity === true;
-    const payload = {
-      ...(query.email !== undefined && { email: query.email }),
-      ...(query.domain !== undefined && { domain: query.domain }),
-      includeActivity,
+    const call: Call = {
+      payload: {
+        ...(query.email !== undefined && { email: query.email }),
+        ...(query.domain !== undefined && { domain: query.domain }),
+        includeActivity,
+      },
+      headers: withHeaders(new Headers(this.#headers), options.headers),
+      timeout: options.timeout === undefined ? this.#timeout : checkedTimeout(options.timeout),
+      signal: options.signal,
+      retriesLeft:
+        options.maxRetries === undefined ? this.#maxRetries : checkedMaxRetries(options.maxRetries),
     };
-    const timeout = options.timeout === undefined ? this.#timeout : checkedTimeout(options.timeout);
     const transports = this.#transportsToTry();
-    const budget: Budget = { retries: 0 };
     for (let index = 0; ; index++) {
       const transport = transports[index] as KeyTransport;
-      const answer = await this.#send(payload, transport, timeout, options.signal, budget);
+      const { answer, attempts } = await this.#send(call, transport);
       if (answer.status === 401) {
         if (index + 1 < transports.length) continue;
-        throw new UnauthorizedError(answer, transports.slice(0, index + 1));
+        if (transports.length === AUTO_ORDER.length) this.#refuseKey();
+        throw new UnauthorizedError(answer, transports);
       }
       const succeeded = answer.status >= 200 && answer.status < 300;
-      if (succeeded || answer.status === 404) this.#workingTransport = transport;
+      if (succeeded || answer.status === 404) this.#remember(transport);
       if (!succeeded) throw errorFromAnswer(answer);
-      return parseLookup(answer, includeActivity);
+      const data = this.#parse(answer, includeActivity);
+      const { status, headers } = answer;
+      const requestId = headers.get('x-request-id') ?? undefined;
+      return { data, response: { status, headers, requestId, transport, attempts } };
     }
   }
 
+  /**
+   * Under `'auto'`: the transport that worked last, then the others once more (a proxy may have
+   * started stripping a header); after every transport was refused, bearer alone.
+   */
   #transportsToTry(): readonly KeyTransport[] {
     if (this.#keyTransport !== 'auto') return [this.#keyTransport];
-    return this.#workingTransport === undefined ? AUTO_ORDER : [this.#workingTransport];
+    if (this.#keyRefused) return ['bearer'];
+    const first = this.#workingTransport;
+    return first === undefined ? AUTO_ORDER : [first, ...AUTO_ORDER.filter((t) => t !== first)];
   }
 
-  /** Sends through one transport, retrying transient failures; returns the last answer. */
+  #remember(transport: KeyTransport): void {
+    this.#workingTransport = transport;
+    this.#keyRefused = false;
+  }
+
+  #refuseKey(): void {
+    this.#workingTransport = undefined;
+    this.#keyRefused = true;
+  }
+
+  /** Sends through one transport, retrying transient failures; resolves to the last answer. */
   async #send(
-    payload: object,
+    call: Call,
     transport: KeyTransport,
-    timeout: number,
-    signal: AbortSignal | undefined,
-    budget: Budget,
-  ): Promise<Received> {
-    const headers = new Headers(this.#headers);
+  ): Promise<{ answer: Received; attempts: number }> {
+    const headers = new Headers(call.headers);
     if (transport === 'bearer') headers.set('authorization', `Bearer ${this.#secretKey}`);
     if (transport === 'header') headers.set('x-service-secret-key', this.#secretKey);
-    const body = JSON.stringify(
-      transport === 'body' ? { ...payload, secretKey: this.#secretKey } : payload,
-    );
-    const request = { fetch: this.#fetch, url: this.#url, headers, body, timeout, signal };
-    for (let attempts = 1; ; attempts++) {
-      const outcome = await attempt(request);
-      const answer = outcome.kind === 'answer' ? outcome.answer : undefined;
-      if (answer && !isRetryableStatus(answer.status)) return answer;
-      const delay =
-        budget.retries < this.#maxRetries ? retryDelay(budget.retries, answer?.headers) : undefined;
-      if (delay === undefined) {
-        if (outcome.kind === 'answer') return outcome.answer;
-        if (outcome.kind === 'timeout') {
-          throw new TimeoutError(`Lookup timed out after ${timeout} ms (${plural(attempts)}).`);
-        }
-        throw new ConnectionError(
-          `Could not reach the lookup service at ${new URL(this.#url).origin} (${plural(attempts)}).`,
-          { cause: outcome.cause },
-        );
-      }
-      budget.retries++;
-      await sleep(delay, signal);
+    const payload =
+      transport === 'body' ? { ...call.payload, secretKey: this.#secretKey } : call.payload;
+    let attempts = 0;
+    const toError = (error: Error) => this.#noAnswer(error, call.timeout, attempts);
+    const hooks = kyHooks(this.#hooks, toError);
+    try {
+      const response = await ky(this.#url, {
+        method: 'post',
+        headers,
+        body: JSON.stringify(payload),
+        timeout: call.timeout,
+        ...(call.signal && { signal: call.signal }),
+        retry: retryOptions(call.retriesLeft, () => call.signal?.aborted === true),
+        fetch: bufferedFetch(this.#fetch, () => attempts++),
+        hooks: {
+          ...hooks,
+          beforeRetry: [
+            () => {
+              call.retriesLeft--;
+            },
+            ...(hooks.beforeRetry ?? []),
+          ],
+        },
+      });
+      return { answer: received(response), attempts };
+    } catch (error) {
+      if (call.signal?.aborted) throw call.signal.reason;
+      if (hookFailures.has(error as object)) throw error;
+      if (isHTTPError(error)) return { answer: received(error.response), attempts };
+      throw toError(error as Error);
     }
   }
-}
 
-function parseLookup(
-  answer: Received,
-  includeActivity: boolean,
-): LookupResponse | LookupResponseWithActivity {
-  if (!answer.isJson) {
-    throw new ResponseValidationError(answer, [
-      { code: 'custom', path: [], message: 'Expected a JSON body', input: answer.body },
-    ]);
-  }
-  const result = (
-    includeActivity ? lookupResponseWithActivitySchema : lookupResponseSchema
-  ).safeParse(answer.body);
-  if (!result.success) throw new ResponseValidationError(answer, result.error.issues);
-  return result.data;
-}
-
-function lookupUrl(baseUrl: string | URL): string {
-  const base = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-  if (base?.protocol !== 'https:' && base?.protocol !== 'http:') {
-    throw new ConfigurationError(
-      'baseUrl must be an absolute http(s) URL, e.g. https://example.com.',
+  /** The client's error for a failure of ky's: an error answer, a timeout, or no connection. */
+  #noAnswer(error: Error, timeout: number, attempts: number): LookupError {
+    if (isHTTPError(error)) return errorFromAnswer(received(error.response));
+    if (isTimeoutError(error)) {
+      return new TimeoutError(`Lookup timed out after ${timeout} ms (${plural(attempts)}).`);
+    }
+    return new ConnectionError(
+      `Could not reach the lookup service at ${new URL(this.#url).origin} (${plural(attempts)}).`,
+      { cause: error instanceof NetworkError ? error.cause : error },
     );
   }
+
+  /** The answer's JSON itself once it passed the schema, so fields the schema does not name stay. */
+  #parse(answer: Received, includeActivity: boolean): LookupResponse | LookupResponseWithActivity {
+    if (!answer.isJson) {
+      throw new ResponseValidationError(answer, [
+        { code: 'custom', path: [], message: 'Expected a JSON body', input: answer.body },
+      ]);
+    }
+    const set = this.#strict ? strictSchemas : schemas;
+    const schema = includeActivity
+      ? set.lookupResponseWithActivitySchema
+      : set.lookupResponseSchema;
+    const result = schema.safeParse(answer.body);
+    if (!result.success) throw new ResponseValidationError(answer, result.error.issues);
+    return answer.body as LookupResponse | LookupResponseWithActivity;
+  }
+}
+
+/** The key as given, when it can only be a live server key; the message never holds the key. */
+function checkedKey(secretKey: string | undefined): string {
+  const rest = secretKey?.startsWith(KEY_PREFIX) && secretKey.slice(KEY_PREFIX.length);
+  if (!rest || !KEY_CHARACTERS.test(rest)) {
+    throw new ConfigurationError(
+      `Pass a server secret key ("${KEY_PREFIX}" and letters, digits or -._~+/=) as ` +
+        '`secretKey` or in the SERVICE_SECRET_KEY environment variable.',
+    );
+  }
+  return secretKey as string;
+}
+
+function lookupUrl(baseUrl: string | URL | undefined): string {
+  const base = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (base?.protocol !== 'https:' && base?.protocol !== 'http:') {
+    throw new ConfigurationError(
+      'baseUrl (or the SERVICE_BASE_URL environment variable) must be an absolute http(s) URL.',
+    );
+  }
+  // Resolved here, with the slash ky's `baseUrl` would not add: no path segment is dropped.
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   return new URL(LOOKUP_PATH, base).href;
+}
+
+/**
+ * `headers` with `extra` set over it. `set`, not an object spread: header names are
+ * case-insensitive, and a spread would keep `User-Agent` beside `user-agent`, which Headers then
+ * joins into one value. A name or value fetch would refuse is a ConfigurationError that does not
+ * echo it (it might hold a credential).
+ */
+function withHeaders(headers: Headers, extra: Record<string, string> | undefined): Headers {
+  for (const [name, value] of Object.entries(extra ?? {})) {
+    try {
+      headers.set(name, value);
+    } catch {
+      throw new ConfigurationError('headers must hold valid HTTP header names and values.');
+    }
+  }
+  return headers;
 }
 
 /** The global `fetch`, looked up per request so that interceptors installed later still apply. */
@@ -234,19 +338,24 @@ function globalFetch(): FetchFunction {
 }
 
 function checkedTimeout(timeout: number): number {
-  if (!(timeout > 0 && timeout <= MAX_TIMER_MS)) {
-    throw new ConfigurationError(
-      `timeout must be a number of milliseconds between 1 and ${MAX_TIMER_MS}.`,
-    );
-  }
-  return timeout;
+  return checked(
+    timeout > 0 && timeout <= MAX_TIMER_MS,
+    timeout,
+    `timeout must be 1 to ${MAX_TIMER_MS} ms.`,
+  );
 }
 
 function checkedMaxRetries(maxRetries: number): number {
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-    throw new ConfigurationError('maxRetries must be a whole number, 0 or more.');
-  }
-  return maxRetries;
+  return checked(
+    Number.isInteger(maxRetries) && maxRetries >= 0,
+    maxRetries,
+    'maxRetries must be a whole number, 0 or more.',
+  );
+}
+
+function checked(ok: boolean, value: number, message: string): number {
+  if (!ok) throw new ConfigurationError(message);
+  return value;
 }
 
 function plural(attempts: number): string {

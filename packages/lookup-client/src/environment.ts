@@ -8,11 +8,13 @@ export function isBrowser(): boolean {
   return typeof window !== 'undefined' && typeof document !== 'undefined';
 }
 
-/** `process.env.SERVICE_SECRET_KEY` where a `process` exists; Deno throws without --allow-env. */
-export function secretKeyFromEnvironment(): string | undefined {
+/** `process.env[name]` where a `process` exists; Deno throws without --allow-env. */
+export function fromEnvironment(
+  name: 'SERVICE_SECRET_KEY' | 'SERVICE_BASE_URL',
+): string | undefined {
   const runtime = globalThis as { process?: { env?: Record<string, string | undefined> } };
   try {
-    return runtime.process?.env?.SERVICE_SECRET_KEY;
+    return runtime.process?.env?.[name] || undefined;
   } catch {
     return undefined;
   }

@@ -2,16 +2,19 @@
  * Every failure of the client is a `LookupError`. Branch with `instanceof`, or on `code` (and
  * `name`), which keep working where two copies of the package meet and `instanceof` cannot.
  *
- * Errors never hold the request (its headers or body carry the secret key), only the answer.
+ * Errors never hold the request (its headers or body carry the secret key), only the answer, and
+ * every field of an error (message, body, headers, cause, and so `toJSON` and `util.inspect`) has
+ * any secret key in it blanked out, so an error is safe to log whole.
  */
 import type { core } from 'zod/mini';
-import { errorBodySchema } from './schemas.js';
+import { redactCause, redactHeaders, redactText, redactValue } from './redact.js';
 
 export type LookupErrorCode =
   | 'configuration_error'
   | 'invalid_input'
   | 'unauthorized'
   | 'not_found'
+  | 'redirect'
   | 'rate_limited'
   | 'server_error'
   | 'api_error'
@@ -42,11 +45,14 @@ export class LookupError extends Error {
   readonly requestId: string | undefined;
 
   constructor(message: string, code: LookupErrorCode, answer?: Answer, options?: ErrorOptions) {
-    super(message, options);
+    super(
+      redactText(message),
+      options && 'cause' in options ? { cause: redactCause(options.cause) } : undefined,
+    );
     this.code = code;
     this.status = answer?.status;
-    this.body = answer?.body;
-    this.headers = answer?.headers;
+    this.body = redactValue(answer?.body);
+    this.headers = answer && redactHeaders(answer.headers);
     this.requestId = answer?.headers.get('x-request-id') ?? undefined;
   }
 }
@@ -89,6 +95,22 @@ export class UnauthorizedError extends LookupApiError {
   }
 }
 
+/**
+ * 3xx: the lookup answered with a redirect, which the client never follows (following it would
+ * send the secret key to wherever it points). `location` says where it pointed; in a browser,
+ * where redirects are opaque, it is `undefined`.
+ */
+export class RedirectError extends LookupApiError {
+  override readonly name: string = 'RedirectError';
+  override readonly code: LookupErrorCode = 'redirect';
+  readonly location: string | undefined;
+  constructor(answer: Answer) {
+    const location = answer.headers.get('location') ?? undefined;
+    super(answer, location === undefined ? '' : ` (to ${location}: not followed)`);
+    this.location = location && redactText(location);
+  }
+}
+
 /** 404: the service has not observed this email or domain (the lookup is not enrichment). */
 export class NotFoundError extends LookupApiError {
   override readonly name: string = 'NotFoundError';
@@ -128,22 +150,19 @@ export class ResponseValidationError extends LookupError {
   declare readonly headers: Headers;
   readonly issues: readonly core.$ZodIssue[];
   constructor(answer: Answer, issues: readonly core.$ZodIssue[]) {
-    const shown = issues
-      .slice(0, 3)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    const more = issues.length > shown.length ? ` (and ${issues.length - shown.length} more)` : '';
     super(
-      `Lookup response does not match the schema: ${shown.join('; ')}${more}`,
+      `Lookup response does not match the schema: ${issues.slice(0, 3).map(describeIssue).join('; ')}`,
       'response_validation_error',
       answer,
     );
-    this.issues = issues;
+    this.issues = redactValue(issues) as readonly core.$ZodIssue[];
   }
 }
 
 /** The error for an error answer that ends the call (401 is the client's: it knows the transports). */
 export function errorFromAnswer(answer: Answer): LookupApiError {
   const { status } = answer;
+  if (status < 400) return new RedirectError(answer);
   if (status === 400) return new InvalidInputError(answer);
   if (status === 404) return new NotFoundError(answer);
   if (status === 429) return new RateLimitError(answer);
@@ -151,14 +170,19 @@ export function errorFromAnswer(answer: Answer): LookupApiError {
   return new LookupApiError(answer);
 }
 
-/** The server's own words for the message, with anything shaped like a secret key blanked out
- * (gateways have been known to echo the credential they refused). */
+/** The server's own words for the message (redacted with the rest: gateways have been known to
+ * echo the credential they refused). */
 function describe(body: unknown): string {
-  const parsed = errorBodySchema.safeParse(body);
-  const text = parsed.success
-    ? parsed.data.error
-    : typeof body === 'string'
-      ? body.slice(0, 200)
-      : '';
-  return (text || 'error').replace(/sk_live_[^\s"',;]*/g, 'sk_live_[redacted]');
+  const error = (body as { error?: unknown } | undefined)?.error;
+  return (
+    (typeof error === 'string' ? error : typeof body === 'string' && body.slice(0, 200)) || 'error'
+  );
+}
+
+/** `path: what was expected`, from the issue's own fields (zod/mini ships no English messages). */
+export function describeIssue(issue: core.$ZodIssue): string {
+  const path = issue.path.map(String).join('.') || '(root)';
+  // The schemas' own checks carry what they expect as their message.
+  const expected = issue.code === 'invalid_type' ? issue.expected : issue.message;
+  return `${path}: expected ${expected}`;
 }

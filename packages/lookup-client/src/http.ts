@@ -1,6 +1,7 @@
 /**
- * One HTTP attempt with `fetch`: the per-attempt timeout covers the wait for headers and the read
- * of the body, and the caller's signal aborts it. Deciding what an outcome means is the client's.
+ * The `fetch` ky calls: it hands the request to the user's `fetch` as `(url, init)`, never
+ * following redirects, and reads the whole body before resolving, so ky's per-attempt timeout
+ * covers the body as well as the headers (a body that stalls is timed out and retried).
  */
 import type { Answer } from './errors.js';
 
@@ -12,51 +13,46 @@ export interface Received extends Answer {
   readonly isJson: boolean;
 }
 
-type Outcome =
-  | { readonly kind: 'answer'; readonly answer: Received }
-  | { readonly kind: 'timeout' }
-  | { readonly kind: 'unreachable'; readonly cause: unknown };
+const receivedOf = new WeakMap<Response, Received>();
 
-interface AttemptRequest {
-  readonly fetch: FetchFunction;
-  readonly url: string;
-  readonly headers: Headers;
-  readonly body: string;
-  readonly timeout: number;
-  readonly signal: AbortSignal | undefined;
+/** The answer as read by `bufferedFetch`: status, headers and the parsed body. */
+export function received(response: Response): Received {
+  return (
+    receivedOf.get(response) ?? {
+      status: response.status,
+      headers: response.headers,
+      body: undefined,
+      isJson: false,
+    }
+  );
 }
 
-/** Runs one POST. Rejects only with the caller's abort reason; every other end is an `Outcome`. */
-export async function attempt(request: AttemptRequest): Promise<Outcome> {
-  const { signal } = request;
-  signal?.throwIfAborted();
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, request.timeout);
-  try {
-    const response = await request.fetch(request.url, {
-      method: 'POST',
+export function bufferedFetch(fetchFunction: FetchFunction, onAttempt: () => void) {
+  return async (input: RequestInfo | URL): Promise<Response> => {
+    const request = input as Request; // ky always calls fetch with its Request
+    request.signal.throwIfAborted();
+    onAttempt();
+    const response = await fetchFunction(request.url, {
+      method: request.method,
       headers: request.headers,
-      body: request.body,
-      signal: controller.signal,
+      body: await request.text(),
+      signal: request.signal,
+      // A redirect followed with the key would hand it to wherever the redirect points.
+      redirect: 'manual',
     });
+    // A browser's opaque redirect (status 0) has nothing to read and cannot be rebuilt.
+    if (response.type === 'opaqueredirect') return response;
     const text = await response.text();
-    return {
-      kind: 'answer',
-      answer: { status: response.status, headers: response.headers, ...parseBody(text) },
-    };
-  } catch (error) {
-    signal?.throwIfAborted();
-    return timedOut ? { kind: 'timeout' } : { kind: 'unreachable', cause: error };
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-  }
+    const { status, statusText, headers } = response;
+    // `null` for an empty body: a 204 or 304 may not carry even an empty one.
+    const copy = new Response(text || null, {
+      status,
+      statusText,
+      headers,
+    });
+    receivedOf.set(copy, { status, headers, ...parseBody(text) });
+    return copy;
+  };
 }
 
 function parseBody(text: string): { body: unknown; isJson: boolean } {

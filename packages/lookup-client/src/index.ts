@@ -1,8 +1,10 @@
 export {
   LookupClient,
   type LookupClientOptions,
+  type LookupPromise,
   type LookupQuery,
   type LookupRequestOptions,
+  type LookupResponseInfo,
 } from './client.js';
 export {
   type Answer,
@@ -15,12 +17,27 @@ export {
   type LookupErrorCode,
   NotFoundError,
   RateLimitError,
+  RedirectError,
   ResponseValidationError,
   ServerError,
   TimeoutError,
   UnauthorizedError,
 } from './errors.js';
+export type {
+  AfterResponseState,
+  BeforeRequestState,
+  BeforeRetryState,
+  LookupHooks,
+} from './hooks.js';
 export type { FetchFunction } from './http.js';
+export {
+  MAX_ENTRIES,
+  type OpenPurchaseIntent,
+  PURCHASE_INTENTS,
+  type PurchaseIntent,
+  schemas,
+  strictSchemas,
+} from './schemas.js';
 export type {
   Company,
   Contact,
@@ -29,8 +46,6 @@ export type {
   LinkedInEngagement,
   LookupResponse,
   LookupResponseWithActivity,
-  PurchaseIntent,
   SiteSession,
-} from './schemas.js';
-export * as schemas from './schemas.js';
+} from './types.js';
 export { VERSION } from './version.js';

@@ -6,7 +6,6 @@ import {
   InvalidInputError,
   LookupApiError,
   LookupClient,
-  LookupError,
   NotFoundError,
   RateLimitError,
   ResponseValidationError,
@@ -14,6 +13,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../src/index.js';
+import { failure } from './support/failure.js';
 import { company, KEY, lookupBody } from './support/fixtures.js';
 import { type Responder, sendJson, startServer, type TestServer } from './support/http-server.js';
 
@@ -38,15 +38,6 @@ async function closedPort(): Promise<string> {
   const closed = await startServer(() => undefined);
   await closed.close();
   return closed.baseUrl;
-}
-
-async function failure(promise: Promise<unknown>): Promise<LookupError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(LookupError);
-  return error as LookupError;
 }
 
 describe('error answers', () => {

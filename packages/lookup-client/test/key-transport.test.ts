@@ -102,24 +102,42 @@ describe("keyTransport 'auto'", () => {
     expect(server.requests.map(transportOf)).toEqual(['bearer', 'header', 'header']);
   });
 
-  it('names every transport tried when none works, and remembers none', async () => {
+  it('names every transport tried when none works', async () => {
+    const { baseUrl } = await serverAccepting([]);
+    const client = new LookupClient({ secretKey: KEY, baseUrl });
+    const error = await client.lookup({ domain: 'acme.com' }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect(error).toMatchObject({ status: 401, transportsTried: ['bearer', 'header', 'body'] });
+    expect((error as Error).message).toBe(
+      'Lookup failed: 401 Unauthorized (secret key sent by: bearer, header, body)',
+    );
+  });
+
+  // Issue 11, finding 5: a wrong key cost three requests on every call, one with the key in the body.
+  it('after every transport was refused, sends the key once (bearer) until a call succeeds', async () => {
     const { baseUrl, requests } = await serverAccepting([]);
     const client = new LookupClient({ secretKey: KEY, baseUrl });
-    for (let call = 0; call < 2; call++) {
-      const error = await client.lookup({ domain: 'acme.com' }).catch((reason: unknown) => reason);
-      expect(error).toBeInstanceOf(UnauthorizedError);
-      expect(error).toMatchObject({ status: 401, transportsTried: ['bearer', 'header', 'body'] });
-      expect((error as Error).message).toBe(
-        'Lookup failed: 401 Unauthorized (secret key sent by: bearer, header, body)',
-      );
+    for (let call = 0; call < 3; call++) {
+      await expect(client.lookup({ domain: 'acme.com' })).rejects.toBeInstanceOf(UnauthorizedError);
     }
-    expect(requests.map(transportOf)).toEqual([
-      'bearer',
-      'header',
-      'body',
-      'bearer',
-      'header',
-      'body',
-    ]);
+    expect(requests.map(transportOf)).toEqual(['bearer', 'header', 'body', 'bearer', 'bearer']);
+    const last = await client.lookup({ domain: 'acme.com' }).catch((reason: unknown) => reason);
+    expect(last).toMatchObject({ transportsTried: ['bearer'] });
+  });
+
+  // Issue 11, finding 5: `auto` never re-tested its choice.
+  it('when the remembered transport starts getting 401, tries the others once more', async () => {
+    let accepted: KeyTransport[] = ['bearer', 'header', 'body'];
+    server = await startServer((request, response) => {
+      const transport = transportOf(request);
+      if (transport && accepted.includes(transport)) sendJson(response, 200, lookupBody);
+      else sendJson(response, 401, { error: 'Unauthorized' });
+    });
+    const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
+    await client.lookup({ domain: 'acme.com' });
+    accepted = ['header', 'body']; // a proxy in front starts stripping Authorization
+    await expect(client.lookup({ domain: 'acme.com' })).resolves.toEqual(lookupBody);
+    await expect(client.lookup({ domain: 'acme.com' })).resolves.toEqual(lookupBody);
+    expect(server.requests.map(transportOf)).toEqual(['bearer', 'bearer', 'header', 'header']);
   });
 });

@@ -70,20 +70,44 @@ describe('through msw', () => {
     ]);
   });
 
-  it.each([
-    [
-      'a field of the wrong type',
-      { ...lookupBody, company: { ...company, service_sessions: '3' } },
-    ],
-    [
-      'an intent outside the four levels',
-      { ...lookupBody, company: { ...company, service_purchase_intent: 'max' } },
-    ],
-    ['no contacts array', { company }],
-    ['more than 10 contacts', { company, contacts: Array.from({ length: 11 }, () => contact) }],
-  ])('rejects %s', async (_label, body) => {
-    answer(body);
+  it('rejects a field of the wrong type, naming its path and what was expected', async () => {
+    answer({ ...lookupBody, company: { ...company, service_sessions: '3' } });
+    const error = await client.lookup({ domain: 'acme.com' }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as Error).message).toBe(
+      'Lookup response does not match the schema: company.service_sessions: expected number',
+    );
+  });
+
+  it('rejects a response without a contacts array', async () => {
+    answer({ company });
     await expect(client.lookup({ domain: 'acme.com' })).rejects.toBeInstanceOf(
+      ResponseValidationError,
+    );
+  });
+
+  // Issue 11, finding 3: the API's growth must not break calls.
+  const grown: Array<[string, unknown]> = [
+    [
+      'an intent level added later',
+      { ...lookupBody, company: { ...company, service_purchase_intent: 'none' } },
+    ],
+    [
+      'a timestamp with +00:00',
+      { ...lookupBody, company: { ...company, service_last_seen: '2026-01-03T03:04:05+00:00' } },
+    ],
+    ['11 contacts', { company, contacts: Array.from({ length: 11 }, () => contact) }],
+  ];
+
+  it.each(grown)('keeps working with %s, returning it as sent', async (_label, body) => {
+    answer(body);
+    await expect(client.lookup({ domain: 'acme.com' })).resolves.toEqual(body);
+  });
+
+  it.each(grown)('strict: true rejects %s', async (_label, body) => {
+    answer(body);
+    const strict = new LookupClient({ secretKey: KEY, baseUrl, strict: true });
+    await expect(strict.lookup({ domain: 'acme.com' })).rejects.toBeInstanceOf(
       ResponseValidationError,
     );
   });

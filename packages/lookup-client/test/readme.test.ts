@@ -27,7 +27,10 @@ function typeErrors(snippets: Map<string, string>): string[] {
   const options = {
     ...config.options,
     noEmit: true,
-    paths: { '@service/lookup-client': [here('../src/index.ts')] },
+    paths: {
+      '@service/lookup-client': [here('../src/index.ts')],
+      '@service/lookup-client/testing': [here('../src/testing.ts')],
+    },
   };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;

@@ -36,7 +36,9 @@ function scripted(steps: Step[], options: Partial<LookupClientOptions> = {}) {
     ...options,
   });
   /** Runs a lookup to its end, letting the faked clock run; resolves to the result or the error. */
-  const run = async (lookupOptions: { signal?: AbortSignal; timeout?: number } = {}) => {
+  const run = async (
+    lookupOptions: { signal?: AbortSignal; timeout?: number | undefined } = {},
+  ) => {
     const settled = client.lookup({ email: 'ada@acme.com' }, lookupOptions).then(
       (value) => value,
       (reason: unknown) => reason,
@@ -197,6 +199,16 @@ describe('timeouts', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     await expect(run({ timeout: 2000 })).resolves.toEqual(lookupBody);
     expect(offsets()).toEqual([0, 2500]);
+  });
+});
+
+describe('a per-call timeout of undefined', () => {
+  // ky copies an undefined per-call value over the instance's: the client must not pass one on.
+  it('keeps the client timeout', async () => {
+    const { run, offsets } = scripted(['hang', json(200, lookupBody)], { timeout: 10_000 });
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    await expect(run({ timeout: undefined })).resolves.toEqual(lookupBody);
+    expect(offsets()).toEqual([0, 10_500]);
   });
 });
 

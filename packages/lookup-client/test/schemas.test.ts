@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { schemas } from '../src/index.js';
+import { schemas, strictSchemas } from '../src/index.js';
 import { company, contact } from './support/fixtures.js';
 
 describe('lookup response schema', () => {
-  it('accepts a response and keeps fields it does not know', () => {
-    const parsed = schemas.lookupResponseSchema.parse({
+  it('accepts a response with fields it does not know (the client returns them as sent)', () => {
+    const result = schemas.lookupResponseSchema.safeParse({
       company: { ...company, employees: 40 },
       contacts: [contact],
     });
-    expect(parsed.company).toMatchObject({ employees: 40 });
+    expect(result.success).toBe(true);
   });
 
   it('rejects a response missing a required field', () => {
@@ -28,12 +28,29 @@ describe('lookup response schema', () => {
     expect(result.success).toBe(false);
   });
 
-  it('rejects an intent outside the four levels and a non-UTC timestamp', () => {
+  it('strictly, rejects an intent outside the four levels and a non-UTC timestamp', () => {
+    const strict = strictSchemas.companySchema;
+    expect(strict.safeParse({ ...company, service_purchase_intent: 'extreme' }).success).toBe(
+      false,
+    );
     expect(
-      schemas.companySchema.safeParse({ ...company, service_purchase_intent: 'extreme' }).success,
+      strict.safeParse({ ...company, service_first_seen: '2026-01-02T03:04:05+00:00' }).success,
     ).toBe(false);
+  });
+
+  it('by default, takes a new intent level and a timestamp with an offset (issue 11, finding 3)', () => {
+    const lenient = schemas.companySchema;
+    expect(lenient.safeParse({ ...company, service_purchase_intent: 'none' }).success).toBe(true);
     expect(
-      schemas.companySchema.safeParse({ ...company, service_first_seen: '2026-01-02' }).success,
-    ).toBe(false);
+      lenient.safeParse({ ...company, service_first_seen: '2026-01-02T05:04:05+02:00' }).success,
+    ).toBe(true);
+  });
+
+  it('rejects what is not a timestamp at all, whatever the reading', () => {
+    for (const set of [schemas, strictSchemas]) {
+      expect(
+        set.companySchema.safeParse({ ...company, service_first_seen: '2026-01-02' }).success,
+      ).toBe(false);
+    }
   });
 });

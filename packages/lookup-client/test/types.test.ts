@@ -14,9 +14,12 @@ import {
   type LookupClientOptions,
   type LookupError,
   type LookupErrorCode,
+  type LookupPromise,
   type LookupQuery,
   type LookupResponse,
+  type LookupResponseInfo,
   type LookupResponseWithActivity,
+  type OpenPurchaseIntent,
   type ResponseValidationError,
   type SiteSession,
   type UnauthorizedError,
@@ -64,17 +67,64 @@ describe('lookup', () => {
       LookupResponseWithActivity['contacts'][number]
     >().toEqualTypeOf<ContactWithActivity>();
     expectTypeOf<ContactWithActivity['site_activity']>().toEqualTypeOf<SiteSession[]>();
-    // Loose objects keep unknown fields, so on a plain contact the name is there but untyped.
-    expectTypeOf<Contact['site_activity']>().toBeUnknown();
-    expectTypeOf<Company['service_purchase_intent']>().toEqualTypeOf<
-      'low' | 'medium' | 'high' | 'very_high'
-    >();
+    // Issue 11, finding 4: exact types, so a lookup without activity has no activity fields.
+    expectTypeOf<Contact>().not.toHaveProperty('site_activity');
+    expectTypeOf<Contact>().not.toHaveProperty('linkedin_activity');
+  });
+
+  it('has no index signatures, so a misspelt field does not compile', () => {
+    const typo = async () => {
+      const result = await client.lookup({ domain: 'acme.com' });
+      // @ts-expect-error misspelt
+      void result.company.service_purchase_intnet;
+      // @ts-expect-error no activity was asked for
+      void result.contacts[0]?.site_activity;
+    };
+    expectTypeOf(typo).toBeFunction();
+    expectTypeOf<string>().not.toExtend<keyof Company>();
+    expectTypeOf<string>().not.toExtend<keyof LookupResponse>();
+  });
+
+  it('keeps intent levels a newer server adds, while naming the known ones', () => {
+    expectTypeOf<Company['service_purchase_intent']>().toEqualTypeOf<OpenPurchaseIntent>();
+    expectTypeOf<'very_high'>().toExtend<Company['service_purchase_intent']>();
+    expectTypeOf<'none'>().toExtend<Company['service_purchase_intent']>();
+  });
+
+  it('a widened includeActivity gives a union that narrows on a field check', () => {
+    const opts = { includeActivity: true };
+    const narrowed = async () => {
+      const result = await client.lookup({ domain: 'acme.com' }, opts);
+      expectTypeOf(result).toEqualTypeOf<LookupResponse | LookupResponseWithActivity>();
+      const contact = result.contacts[0];
+      if (contact && 'site_activity' in contact) {
+        expectTypeOf(contact).toEqualTypeOf<ContactWithActivity>();
+      }
+    };
+    expectTypeOf(narrowed).toBeFunction();
+  });
+
+  it('withResponse() gives the data beside the answer metadata', () => {
+    const promise = client.lookup({ domain: 'acme.com' }, { includeActivity: true });
+    expectTypeOf(promise).toEqualTypeOf<LookupPromise<LookupResponseWithActivity>>();
+    expectTypeOf(promise.withResponse).returns.resolves.toEqualTypeOf<{
+      data: LookupResponseWithActivity;
+      response: LookupResponseInfo;
+    }>();
+    expectTypeOf<LookupResponseInfo['requestId']>().toEqualTypeOf<string | undefined>();
+  });
+
+  it('takes per-call maxRetries, headers, timeout and signal', () => {
+    expectTypeOf(client.lookup).toBeCallableWith(
+      { domain: 'acme.com' },
+      { maxRetries: 0, headers: { 'x-trace': '1' }, timeout: 5000, signal: AbortSignal.timeout(1) },
+    );
   });
 });
 
 describe('options', () => {
-  it('needs a baseUrl and knows the key transports', () => {
-    expectTypeOf<LookupClientOptions['baseUrl']>().toEqualTypeOf<string | URL>();
+  it('takes a baseUrl (or SERVICE_BASE_URL) and knows the key transports', () => {
+    expectTypeOf<LookupClientOptions['baseUrl']>().toEqualTypeOf<string | URL | undefined>();
     expectTypeOf<{
       baseUrl: string;
       secretKey: string | undefined;
@@ -82,8 +132,6 @@ describe('options', () => {
     expectTypeOf<NonNullable<LookupClientOptions['keyTransport']>>().toEqualTypeOf<
       'auto' | KeyTransport
     >();
-    // @ts-expect-error baseUrl is required
-    expectTypeOf<{ secretKey: string }>().toExtend<LookupClientOptions>();
     // @ts-expect-error not a key transport
     expectTypeOf<{ baseUrl: string; keyTransport: 'query' }>().toExtend<LookupClientOptions>();
   });

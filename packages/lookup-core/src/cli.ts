@@ -10,6 +10,7 @@ import { openEmbeddedStore } from './embedded.js';
 import { createLookupHandler } from './handler.js';
 import { isWellFormedKey, type KeyEntry } from './keys.js';
 import { readNdjsonLines, toNodeListener } from './node.js';
+import { withOpenApiRoute } from './openapi-route.js';
 import { openPostgresStore } from './postgres.js';
 import type { IngestProgress, LookupStore } from './types.js';
 
@@ -158,7 +159,7 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
           `service-lookup: ${error instanceof Error ? error.name : 'error'} while answering lookup ${requestId}`,
         ),
     });
-    const server = createServer(toNodeListener(handler));
+    const server = createServer(withOpenApiRoute(toNodeListener(handler)));
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     await new Promise<void>((resolve, reject) => {

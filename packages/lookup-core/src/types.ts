@@ -2,6 +2,8 @@
  * The aggregates the store maintains on ingest, and the store interface every backend implements.
  * Field names of the aggregates are a contract with @service/crm-sync (see its README).
  */
+import type { strictSchemas } from '@service/lookup-client';
+import type * as z from 'zod/mini';
 
 export type PurchaseIntent = 'low' | 'medium' | 'high' | 'very_high';
 
@@ -112,47 +114,21 @@ export interface LookupQuery {
   includeActivity?: boolean;
 }
 
-/** The body of a successful lookup, exactly as sent on the wire (spec sections 2.1-2.4). */
-export interface LookupResult {
-  company: {
-    domain: string;
-    name: string | null;
-    industry: string | null;
-    service_sessions: number;
-    service_visitors: number;
-    service_first_seen: string;
-    service_last_seen: string;
-    service_purchase_intent: PurchaseIntent;
-  };
-  contacts: Array<{
-    email: string;
-    name: string | null;
-    title: string | null;
-    service_sessions: number;
-    service_first_seen: string;
-    service_last_seen: string;
-    site_activity?: Array<{
-      active_time: number;
-      start_time: string;
-      end_time: string;
-      pages_visited: string[];
-      signals: string[];
-      referrer: string;
-      intent: PurchaseIntent;
-      city: string | null;
-      state: string | null;
-      country: string | null;
-    }>;
-    linkedin_activity?: Array<{
-      start_time: string;
-      linkedin_impressions: number;
-      linkedin_clicks: number;
-      linkedin_likes: number;
-      linkedin_shares: number;
-      linkedin_comments: number;
-    }>;
-  }>;
-}
+/**
+ * The body of a successful lookup, exactly as sent on the wire (spec sections 2.1-2.4): derived
+ * from the wire contract, the strict zod schemas of @service/lookup-client, so the server's answer
+ * type and the client's checks are one definition. Activity arrays are there only when asked for.
+ */
+export type LookupResult = {
+  company: z.infer<Wire['companySchema']>;
+  contacts: Array<
+    z.infer<Wire['contactSchema']> &
+      Partial<
+        Pick<z.infer<Wire['contactWithActivitySchema']>, 'site_activity' | 'linkedin_activity'>
+      >
+  >;
+};
+type Wire = typeof strictSchemas;
 
 /** Where observed activity lives. One SQL implementation backs PGlite and PostgreSQL. */
 export interface LookupStore {

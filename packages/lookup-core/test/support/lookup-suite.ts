@@ -1,17 +1,24 @@
 /**
  * Every row of the lookup's behaviour tables (issue 3, spec sections 4.1, 5.1, 7, 8), run through
- * a `Request` object and through real HTTP, against the store the calling test file opens.
+ * a `Request` object, through real HTTP, and through the client's msw test double loaded with the
+ * same data (issue 11), against the store the calling test file opens. Every answer is checked
+ * against the client's strict schemas and against the OpenAPI document.
  */
-import { schemas } from '@service/lookup-client';
+import { strictSchemas as schemas } from '@service/lookup-client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupHandler, type LookupStore } from '../../src/index.js';
+import { doubleTransport } from './double-transport.js';
 import { baseEvents, KEY, KEY_ROTATED, KEYS, linkedin, OTHER_KEY, session } from './events.js';
+import { expectDocumented } from './openapi-answers.js';
 import { httpTransport, type RequestSpec, requestTransport, type Transport } from './transport.js';
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** A company with 12 contacts and one contact with 12 sessions and 12 LinkedIn entries. */
+/**
+ * A company with 12 contacts, one contact with 12 sessions and 12 LinkedIn entries, and a
+ * company with no contact.
+ */
 function manyEvents() {
   const events = [];
   for (let i = 0; i < 12; i++) {
@@ -31,6 +38,8 @@ function manyEvents() {
       }),
     );
   }
+  // A company without identified contacts (ingested up front, so the double holds it too).
+  events.push(session('lonely-1', '2025-01-01T00:00:00Z', { company: { domain: 'lonely.dev' } }));
   return events;
 }
 
@@ -74,8 +83,13 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
     store = await openStore();
     const result = await store.ingest([...baseEvents(), ...manyEvents()]);
     expect(result.rejected).toEqual([]);
-    const handler = createLookupHandler({ store, keys: KEYS, maxBodyBytes: 4096 });
-    transports.push(requestTransport(handler), await httpTransport(handler));
+    const maxBodyBytes = 4096;
+    const handler = createLookupHandler({ store, keys: KEYS, maxBodyBytes });
+    transports.push(
+      requestTransport(handler),
+      await httpTransport(handler),
+      await doubleTransport(store, KEYS, { maxBodyBytes }),
+    );
   });
   afterAll(async () => {
     await Promise.all(transports.map((t) => t.close()));
@@ -85,12 +99,14 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
   describe.each([
     [0, 'a Request object'],
     [1, 'node:http on loopback'],
+    [2, 'the msw test double of @service/lookup-client/testing'],
   ])('through transport #%i, %s', (index) => {
     /** Sends a request; every success answer is parsed with the lookup-client's contract. */
     const send = async (spec: RequestSpec) => {
       const transport = transports[index];
       if (!transport) throw new Error('transport not ready');
       const sent = await transport.send(spec);
+      expectDocumented(spec.method ?? 'POST', sent);
       if (sent.status === 200) {
         const asked = typeof spec.body === 'string' ? JSON.parse(spec.body) : spec.body;
         expectContract(sent.body, asked?.includeActivity === true);
@@ -325,9 +341,6 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
       });
 
       it('a company without identified contacts answers with an empty list; unknown names null', async () => {
-        await store.ingest([
-          session('lonely-1', '2025-01-01T00:00:00Z', { company: { domain: 'lonely.dev' } }),
-        ]);
         const body = await ok({ domain: 'lonely.dev', includeActivity: true });
         expect(body.company).toMatchObject({ name: null, industry: null, service_sessions: 1 });
         expect(body.contacts).toEqual([]);

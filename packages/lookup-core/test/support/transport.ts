@@ -1,6 +1,7 @@
 /**
  * Two ways to reach a handler, so every behaviour row runs through both: a `Request` object
- * handed to the handler, and a real node:http server on loopback reached with fetch.
+ * handed to the handler, and a real node:http server on loopback reached with fetch. (A third,
+ * the client's test double, is in `double-transport.ts`.)
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,7 +31,7 @@ export interface Transport {
 
 export const LOOKUP_PATH = '/api/service/lookup';
 
-function init(spec: RequestSpec): RequestInit {
+export function init(spec: RequestSpec): RequestInit {
   const body =
     spec.body === undefined
       ? undefined
@@ -47,7 +48,7 @@ function init(spec: RequestSpec): RequestInit {
   return result;
 }
 
-async function read(response: Response): Promise<Sent> {
+export async function read(response: Response): Promise<Sent> {
   const text = await response.text();
   return {
     status: response.status,

@@ -1,0 +1,86 @@
+/**
+ * Hooks for logging and tracing. They observe a call; they cannot change its answer. What they
+ * are given never holds the secret key: `request` is a copy whose key header and `secretKey`
+ * body field read `[redacted]`, and errors are the client's own (redacted) errors.
+ */
+import type { Hooks } from 'ky';
+import type { LookupError } from './errors.js';
+import { redactHeaders, redactText } from './redact.js';
+
+export interface BeforeRequestState {
+  /** A redacted copy of the request. Headers a hook sets on it are sent (key headers excepted). */
+  readonly request: Request;
+}
+
+export interface BeforeRetryState {
+  readonly request: Request;
+  /** Why the attempt before failed. */
+  readonly error: LookupError;
+  /** 1 before the first retry. */
+  readonly retryCount: number;
+}
+
+export interface AfterResponseState {
+  readonly request: Request;
+  /** The answer, error statuses included; its body is readable. */
+  readonly response: Response;
+  /** 0 for the first attempt. */
+  readonly retryCount: number;
+}
+
+type Hook<State> = (state: State) => void | Promise<void>;
+
+export interface LookupHooks {
+  /** Before the first attempt through each key transport tried (once per call, usually). */
+  beforeRequest?: Hook<BeforeRequestState>[] | undefined;
+  /** Before each retry, after the backoff wait. */
+  beforeRetry?: Hook<BeforeRetryState>[] | undefined;
+  /** After each answer, before it is checked. */
+  afterResponse?: Hook<AfterResponseState>[] | undefined;
+}
+
+const KEY_HEADERS = ['authorization', 'x-service-secret-key'];
+
+/** What a hook threw: it ends the call as it is, never taken for a connection failure. */
+export const hookFailures = new WeakSet<object>();
+
+async function run<State>(hook: Hook<State>, state: State): Promise<void> {
+  try {
+    await hook(state);
+  } catch (error) {
+    if (typeof error === 'object' && error !== null) hookFailures.add(error);
+    throw error;
+  }
+}
+
+/** ky hooks that call `hooks` with redacted copies; `toError` turns ky's errors into ours. */
+export function kyHooks(hooks: LookupHooks, toError: (error: Error) => LookupError): Hooks {
+  return {
+    beforeRequest: (hooks.beforeRequest ?? []).map((hook) => async ({ request }) => {
+      const copy = await redacted(request);
+      await run(hook, { request: copy });
+      for (const [name, value] of copy.headers) {
+        if (!KEY_HEADERS.includes(name)) request.headers.set(name, value);
+      }
+    }),
+    beforeRetry: (hooks.beforeRetry ?? []).map(
+      (hook) =>
+        async ({ request, error, retryCount }) =>
+          run(hook, { request: await redacted(request), error: toError(error), retryCount }),
+    ),
+    afterResponse: (hooks.afterResponse ?? []).map(
+      (hook) =>
+        async ({ request, response, retryCount }) =>
+          run(hook, { request: await redacted(request), response, retryCount }),
+    ),
+  };
+}
+
+async function redacted(request: Request): Promise<Request> {
+  const body = await request.clone().text();
+  return new Request(request.url, {
+    method: request.method,
+    headers: redactHeaders(request.headers),
+    body: redactText(body),
+  });
+}

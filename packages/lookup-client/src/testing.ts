@@ -1,0 +1,33 @@
+/**
+ * `@service/lookup-client/testing`: the lookup as msw request handlers over fixture data, so an
+ * app's tests run offline against the same rules as the real server (see `double.ts`).
+ *
+ * ```ts
+ * const server = setupServer(...lookupHandlers({ workspaces: [{ secretKeys: [KEY], companies }] }));
+ * ```
+ */
+import { type HttpHandler, http } from 'msw';
+import { createLookupDouble, type LookupDoubleOptions } from './double.js';
+
+export type { LookupDoubleOptions, LookupWorkspace } from './double.js';
+
+export interface LookupHandlersOptions extends LookupDoubleOptions {
+  /**
+   * The service's origin. Given, every request to it is answered (404 off the lookup path, as
+   * the server does); absent, the lookup path of any origin is.
+   */
+  readonly baseUrl?: string | undefined;
+}
+
+/** msw handlers answering `POST {baseUrl}/api/service/lookup` as the lookup server would. */
+export function lookupHandlers(options: LookupHandlersOptions): HttpHandler[] {
+  const answer = createLookupDouble(options);
+  const origin = options.baseUrl === undefined ? undefined : new URL(options.baseUrl).origin;
+  const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
+  const handles = ({ request }: { request: Request }) => {
+    const url = new URL(request.url);
+    if (origin !== undefined) return url.origin === origin;
+    return url.pathname.replace(/\/+$/, '').endsWith(path);
+  };
+  return [http.all(handles, ({ request }) => answer(request))];
+}

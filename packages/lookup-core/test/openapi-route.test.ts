@@ -1,0 +1,117 @@
+/**
+ * Issue 11: the OpenAPI document served at GET /api/service/openapi.json (by the route module and
+ * by `service-lookup serve`), and the checker that holds every conformance answer to it.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import document from '@service/lookup-client/openapi.json' with { type: 'json' };
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { LookupResult, PurchaseIntent } from '../src/index.js';
+import { withOpenApiRoute } from '../src/openapi-route.js';
+import { cliFromSource, PACKAGE } from './support/cli.js';
+import { expectDocumented } from './support/openapi-answers.js';
+
+describe('withOpenApiRoute', () => {
+  let origin: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const server = createServer(
+      withOpenApiRoute((_request, response) => {
+        response.writeHead(418).end('inner');
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+  });
+  afterAll(() => close());
+
+  it.each(['/api/service/openapi.json', '/gateway/api/service/openapi.json/?v=1'])(
+    'GET %s answers the shipped document',
+    async (path) => {
+      const response = await fetch(`${origin}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await response.json()).toEqual(document);
+    },
+  );
+
+  it('HEAD answers the headers alone; other methods and paths go to the listener', async () => {
+    const head = await fetch(`${origin}/api/service/openapi.json`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(1000);
+    const post = await fetch(`${origin}/api/service/openapi.json`, { method: 'POST' });
+    expect([post.status, await post.text()]).toEqual([418, 'inner']);
+    const other = await fetch(`${origin}/api/service/lookup`);
+    expect(other.status).toBe(418);
+  });
+});
+
+describe('service-lookup serve', () => {
+  it('serves the document at GET /api/service/openapi.json', async () => {
+    const key = 'sk_live_openapi_route_0123456789abcdef';
+    const child = spawn(
+      process.execPath,
+      [...cliFromSource(), 'serve', '--port', '0', '--key', key],
+      {
+        cwd: PACKAGE,
+        env: { ...process.env, SERVICE_SECRET_KEYS: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        let stdout = '';
+        child.stdout?.on('data', (data) => {
+          stdout += data;
+          const match = stdout.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.on('close', () => reject(new Error('serve exited early')));
+      });
+      const response = await fetch(`${origin}/api/service/openapi.json`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ openapi: '3.1.0' });
+    } finally {
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 60_000);
+});
+
+describe('the conformance checker', () => {
+  it('refuses a status the document does not list, and a body that does not match it', () => {
+    expect(() => expectDocumented('POST', answer(418, { error: 'teapot' }))).toThrow();
+    expect(() => expectDocumented('POST', answer(200, { company: {}, contacts: [] }))).toThrow();
+    expect(() => expectDocumented('POST', answer(401, { message: 'Unauthorized' }))).toThrow();
+    expect(() => expectDocumented('POST', answer(401, { error: 'Unauthorized' }))).not.toThrow();
+  });
+});
+
+describe('LookupResult', () => {
+  it('is the wire contract of @service/lookup-client, in its strict reading', () => {
+    expectTypeOf<
+      LookupResult['company']['service_purchase_intent']
+    >().toEqualTypeOf<PurchaseIntent>();
+    expectTypeOf<LookupResult['contacts'][number]['site_activity']>().toEqualTypeOf<
+      | Array<{
+          active_time: number;
+          start_time: string;
+          end_time: string;
+          pages_visited: string[];
+          signals: string[];
+          referrer: string;
+          intent: PurchaseIntent;
+          city: string | null;
+          state: string | null;
+          country: string | null;
+        }>
+      | undefined
+    >();
+  });
+});
+
+function answer(status: number, body: unknown) {
+  return { status, headers: new Headers(), text: JSON.stringify(body), body };
+}
