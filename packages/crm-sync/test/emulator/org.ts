@@ -134,6 +134,22 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['AssigneeId', 'reference'],
     ['PermissionSetId', 'reference'],
   ],
+  // Tooling API metadata of the fields themselves, FLS-hidden ones included:
+  // https://developer.salesforce.com/docs/atlas.en-us.api_tooling.meta/api_tooling/tooling_api_objects_fielddefinition.htm
+  FieldDefinition: [
+    ['Id', 'id'],
+    ['EntityDefinitionId', 'reference'],
+    ['QualifiedApiName', 'string'],
+    ['Label', 'string'],
+    ['DataType', 'string'],
+    ['Length', 'double'],
+    ['Precision', 'double'],
+    ['Scale', 'double'],
+  ],
+  EntityDefinition: [
+    ['Id', 'id'],
+    ['QualifiedApiName', 'string'],
+  ],
   FieldPermissions: [
     ['Id', 'id'],
     ['ParentId', 'reference'],
@@ -157,7 +173,26 @@ const RELATIONSHIPS: Record<string, Record<string, Relationship>> = {
     PermissionSet: { idField: 'PermissionSetId', target: 'PermissionSet' },
   },
   FieldPermissions: { Parent: { idField: 'ParentId', target: 'PermissionSet' } },
+  FieldDefinition: {
+    EntityDefinition: { idField: 'EntityDefinitionId', target: 'EntityDefinition' },
+  },
 };
+
+/** FieldDefinition.DataType shows the type as the setup UI does, e.g. `Text(80)`. */
+function dataType(field: FieldDescribe): string {
+  switch (field.type) {
+    case 'string':
+      return `Text(${field.length})`;
+    case 'textarea':
+      return `Long Text Area(${field.length})`;
+    case 'double':
+      return `Number(${field.precision - field.scale}, ${field.scale})`;
+    case 'datetime':
+      return 'Date/Time';
+    default:
+      return field.type.charAt(0).toUpperCase() + field.type.slice(1);
+  }
+}
 
 /** Objects the REST data API may create or update (the rest are read-only here). */
 export const WRITABLE = new Set(['Account', 'Contact', 'Lead', 'Opportunity']);
@@ -288,6 +323,30 @@ export class Org {
     const fields = this.fields.get(object);
     if (!fields) return [];
     return [...fields.values()].filter((f) => !this.hidden.has(`${object}.${f.name}`));
+  }
+
+  /** Fills the Tooling API's FieldDefinition and EntityDefinition from the fields as they are now. */
+  refreshDefinitions(): void {
+    const entities = this.table('EntityDefinition');
+    const definitions = this.table('FieldDefinition');
+    entities.clear();
+    definitions.clear();
+    for (const [object, fields] of this.fields) {
+      entities.set(object, { Id: object, QualifiedApiName: object });
+      for (const field of fields.values()) {
+        const Id = `${object}.${field.name}`;
+        definitions.set(Id, {
+          Id,
+          EntityDefinitionId: object,
+          QualifiedApiName: field.name,
+          Label: field.label,
+          DataType: dataType(field),
+          Length: field.length,
+          Precision: field.precision,
+          Scale: field.scale,
+        });
+      }
+    }
   }
 
   /** Can SOQL select this column? */

@@ -280,6 +280,7 @@ export class Emulator {
       return reply(...this.query(url.searchParams.get('q') ?? '', false));
     }
     if (method === 'GET' && (rest === '/tooling/query' || rest === '/tooling/query/')) {
+      this.org.refreshDefinitions();
       return reply(...this.query(url.searchParams.get('q') ?? '', true));
     }
     const locator = /^\/query\/([\w-]+)$/.exec(rest);
