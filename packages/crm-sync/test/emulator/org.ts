@@ -204,18 +204,22 @@ const REQUIRED_ON_CREATE: Record<string, string[]> = {
   Opportunity: ['Name', 'CloseDate', 'StageName'],
 };
 
-function describeField(name: string, type: FieldType, label = name, custom = false): FieldDescribe {
+/** Contact and Lead `Name` is compound (FirstName, LastName): read-only, unlike Account's. */
+const COMPOUND_NAME = new Set(['Contact', 'Lead', 'User']);
+
+function describeField(object: string, name: string, type: FieldType): FieldDescribe {
+  const writable = name !== 'Id' && !(name === 'Name' && COMPOUND_NAME.has(object));
   return {
     name,
-    label,
+    label: name,
     type,
     length: type === 'string' || type === 'url' || type === 'email' ? 255 : 0,
     precision: 0,
     scale: 0,
-    custom,
+    custom: false,
     nillable: name !== 'Id',
-    createable: name !== 'Id' && name !== 'Name',
-    updateable: name !== 'Id' && name !== 'Name',
+    createable: writable,
+    updateable: writable,
     extraTypeInfo: null,
   };
 }
@@ -235,6 +239,8 @@ export class Org {
   readonly records = new Map<string, Map<string, SfRecord>>();
   /** `Object.Field` names hidden by field-level security: absent from describe, INVALID_FIELD in SOQL. */
   readonly hidden = new Set<string>();
+  /** `Object.Field` names the user may read but not edit (field-level security read-only). */
+  readonly readOnly = new Set<string>();
   /** `Object.Field` names describe still shows but SOQL rejects (a describe cached before a change). */
   readonly rejectedInQuery = new Set<string>();
   /** Per-record failures returned by writes: record id -> error. */
@@ -248,7 +254,7 @@ export class Org {
 
   constructor(profile: ProfileSetup = SYSTEM_ADMINISTRATOR) {
     for (const [object, fields] of Object.entries(STANDARD_FIELDS)) {
-      this.fields.set(object, new Map(fields.map(([n, t]) => [n, describeField(n, t)])));
+      this.fields.set(object, new Map(fields.map(([n, t]) => [n, describeField(object, n, t)])));
       this.records.set(object, new Map());
     }
     const profileId = this.insert('Profile', { Name: profile.name, FullName: profile.fullName });
@@ -318,11 +324,47 @@ export class Org {
     return RELATIONSHIPS[object]?.[name];
   }
 
-  /** Field names describe shows for an object (hidden fields left out). */
+  /**
+   * The connecting user's field-level security on a field. A custom field is readable or
+   * editable only through a FieldPermissions row of a permission set assigned to the user (a
+   * profile's own included); standard fields here are governed by `hidden` and `readOnly`.
+   * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_fieldpermissions.htm
+   */
+  access(object: string, field: string): 'none' | 'read' | 'edit' {
+    const key = `${object}.${field}`;
+    if (!this.fields.get(object)?.has(field) || this.hidden.has(key)) return 'none';
+    let level: 'none' | 'read' | 'edit' = 'edit';
+    if (field.endsWith('__c')) {
+      const assigned = new Set(
+        [...this.table('PermissionSetAssignment').values()]
+          .filter((a) => a.AssigneeId === this.userId)
+          .map((a) => a.PermissionSetId),
+      );
+      const grants = [...this.table('FieldPermissions').values()].filter(
+        (p) => p.Field === key && assigned.has(p.ParentId),
+      );
+      level = grants.some((p) => p.PermissionsEdit === true)
+        ? 'edit'
+        : grants.some((p) => p.PermissionsRead === true)
+          ? 'read'
+          : 'none';
+    }
+    return level === 'edit' && this.readOnly.has(key) ? 'read' : level;
+  }
+
+  /**
+   * The fields describe shows the user: fields hidden by field-level security are left out, and
+   * read-only ones are neither createable nor updateable.
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_sobject_describe.htm
+   */
   describe(object: string): FieldDescribe[] {
     const fields = this.fields.get(object);
     if (!fields) return [];
-    return [...fields.values()].filter((f) => !this.hidden.has(`${object}.${f.name}`));
+    return [...fields.values()].flatMap((f) => {
+      const access = this.access(object, f.name);
+      if (access === 'none') return [];
+      return access === 'read' ? [{ ...f, createable: false, updateable: false }] : [f];
+    });
   }
 
   /** Fills the Tooling API's FieldDefinition and EntityDefinition from the fields as they are now. */
@@ -351,9 +393,8 @@ export class Org {
 
   /** Can SOQL select this column? */
   queryable(object: string, field: string): boolean {
-    const key = `${object}.${field}`;
-    if (this.hidden.has(key) || this.rejectedInQuery.has(key)) return false;
-    return this.fields.get(object)?.has(field) ?? false;
+    if (this.rejectedInQuery.has(`${object}.${field}`)) return false;
+    return this.access(object, field) !== 'none';
   }
 
   requiredMissing(object: string, values: Record<string, unknown>): string[] {

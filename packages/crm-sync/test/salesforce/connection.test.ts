@@ -44,7 +44,11 @@ describe('OAuth web server flow', () => {
 
   it('exchanges the code (verifier checked by the org), then reads the identity', async () => {
     const { emulator } = env;
-    const client = { clientId: emulator.clientId, loginUrl: emulator.url };
+    const client = {
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      loginUrl: emulator.url,
+    };
     const auth = createAuthorization({ ...client, redirectUri: 'http://127.0.0.1:9/callback' });
     const approved = await fetch(auth.url, { redirect: 'manual' });
     const callback = new URL(approved.headers.get('location') ?? '');
@@ -65,7 +69,11 @@ describe('OAuth web server flow', () => {
 
   it('refuses a callback whose state differs, and a wrong verifier, without leaking secrets', async () => {
     const { emulator } = env;
-    const client = { clientId: emulator.clientId, loginUrl: emulator.url };
+    const client = {
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      loginUrl: emulator.url,
+    };
     const auth = createAuthorization({ ...client, redirectUri: 'http://127.0.0.1:9/callback' });
     await expect(exchangeCode(client, auth, { code: 'x', state: 'forged' })).rejects.toThrow(
       /state/,
@@ -107,6 +115,7 @@ describe('session refresh', () => {
         SF_ACCESS_TOKEN: tokens.accessToken,
         SF_REFRESH_TOKEN: tokens.refreshToken,
         SF_CLIENT_ID: emulator.clientId,
+        SF_CLIENT_SECRET: emulator.clientSecret,
         SF_LOGIN_URL: emulator.url,
       },
       { retry: FAST_RETRY },
@@ -133,6 +142,7 @@ describe('session refresh', () => {
       ...tokens,
       refreshToken: '5Aep861notAValidRefreshTokenAtAll000000',
       clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
       loginUrl: emulator.url,
       retry: FAST_RETRY,
     });
