@@ -199,14 +199,17 @@ export async function planFieldSetup(
     const diff = differences(field, existing);
     if (diff.length > 0) upserts.push({ field, reason: 'changed', differences: diff });
   }
-  const permissions = await queryAll<{
-    Field: string;
-    PermissionsRead: boolean;
-    PermissionsEdit: boolean;
-  }>(
-    connection,
-    `SELECT Field, PermissionsRead, PermissionsEdit FROM FieldPermissions WHERE Parent.ProfileId = ${quote(check.profileId)} AND SobjectType IN (${objects.map(quote).join(', ')})`,
-  );
+  const permissions =
+    objects.length === 0
+      ? []
+      : await queryAll<{
+          Field: string;
+          PermissionsRead: boolean;
+          PermissionsEdit: boolean;
+        }>(
+          connection,
+          `SELECT Field, PermissionsRead, PermissionsEdit FROM FieldPermissions WHERE Parent.ProfileId = ${quote(check.profileId)} AND SobjectType IN (${objects.map(quote).join(', ')})`,
+        );
   const granted = new Set(
     permissions
       .filter((p) => p.PermissionsRead && p.PermissionsEdit)
