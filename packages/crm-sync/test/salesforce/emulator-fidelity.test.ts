@@ -113,9 +113,9 @@ describe('queries', () => {
     const { emulator } = env;
     const ids = seedOrg(emulator.org, { companies: 3 }).accounts;
     const table = emulator.org.table('Account');
-    ['b', null, 'a'].forEach((type, i) =>
-      Object.assign(table.get(ids[i] ?? '') ?? {}, { Type: type }),
-    );
+    for (const [i, type] of ['b', null, 'a'].entries()) {
+      Object.assign(table.get(ids[i] ?? '') ?? {}, { Type: type });
+    }
     const connection = connectTo(emulator);
     const where = `WHERE Id IN ('${ids.join("', '")}')`;
     const types = async (order: string) =>
