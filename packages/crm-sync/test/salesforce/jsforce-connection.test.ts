@@ -61,7 +61,10 @@ describe('connect(jsforceConnection)', () => {
     expect(jsforce.accessToken).not.toBe(before);
     expect(connection.accessToken).toBe(jsforce.accessToken);
     expect(connection.stats.refreshes).toBe(1);
+    // userinfo answers an expired token 403 Bad_OAuth_Token: the connection still renews it.
+    emulator.expireSessions();
     expect((await connection.identity()).userId).toBe(emulator.org.userId);
+    expect(refreshed).toHaveLength(2);
     expect(connection.usage?.max).toBe(emulator.apiMax);
   });
 
