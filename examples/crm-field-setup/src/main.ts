@@ -4,15 +4,18 @@
  * Always: prints the service's custom fields and writes what an admin needs to review or deploy
  * them to the output folder: the Metadata API envelopes the setup sends, and a source-format
  * export (`.field-meta.xml` files, a permission set, `manifest/package.xml`) for their own tooling.
- * With SF_INSTANCE_URL and SF_ACCESS_TOKEN in the environment: checks the connecting user's
- * permissions, compares the org with the catalogue, and applies what is missing or different
- * (only plans it with --dry-run).
+ * With an org: checks the connecting user's permissions, compares the org with the catalogue, and
+ * applies what is missing or different (only plans it with --dry-run). The org comes as a jsforce
+ * `Connection`, the one an integrator's script already has (here made from SF_INSTANCE_URL and
+ * SF_ACCESS_TOKEN, with SF_REFRESH_TOKEN, SF_CLIENT_ID, SF_CLIENT_SECRET and SF_LOGIN_URL to
+ * refresh): `connect(conn)` sends every call of the setup through it.
  *
  *   node src/main.ts [--out DIR] [--dry-run]
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Connection } from '@jsforce/jsforce-node';
 import {
   buildProfileFieldPermissionsRequest,
   buildUpsertCustomFieldRequests,
@@ -21,7 +24,7 @@ import {
   toSourceFormat,
 } from '@service/crm-sync';
 import {
-  connectFromEnv,
+  connect,
   SalesforceError,
   SalesforcePermissionError,
   setUpFields,
@@ -82,8 +85,32 @@ console.log(
     `(deploy them with your own tooling, e.g. sf project deploy start --manifest manifest/package.xml).`,
 );
 
-// With SF_REFRESH_TOKEN and SF_CLIENT_ID too, an expired session is refreshed instead of failing.
-const connection = connectFromEnv();
+/** The jsforce Connection a script already has; here from the SF_* variables, or none. */
+function jsforceConnection(env = process.env): Connection | undefined {
+  const { SF_INSTANCE_URL, SF_ACCESS_TOKEN, SF_REFRESH_TOKEN, SF_CLIENT_ID } = env;
+  if (!SF_INSTANCE_URL || !SF_ACCESS_TOKEN) return undefined;
+  // With a refresh token and the connected app, jsforce renews an expired session by itself.
+  const refresh =
+    SF_REFRESH_TOKEN && SF_CLIENT_ID
+      ? {
+          refreshToken: SF_REFRESH_TOKEN,
+          oauth2: {
+            clientId: SF_CLIENT_ID,
+            ...(env.SF_CLIENT_SECRET ? { clientSecret: env.SF_CLIENT_SECRET } : {}),
+            loginUrl: env.SF_LOGIN_URL ?? 'https://login.salesforce.com',
+          },
+        }
+      : {};
+  return new Connection({
+    instanceUrl: SF_INSTANCE_URL,
+    accessToken: SF_ACCESS_TOKEN,
+    version: '59.0',
+    ...refresh,
+  });
+}
+
+const jsforce = jsforceConnection();
+const connection = jsforce && connect(jsforce);
 if (connection === undefined) {
   console.log('\nNo org: set SF_INSTANCE_URL and SF_ACCESS_TOKEN to check and apply this plan.');
 } else {

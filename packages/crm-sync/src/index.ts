@@ -74,7 +74,9 @@ export {
   type QueryObject,
 } from './objects.js';
 export {
+  type CustomerTypes,
   computePipelineStage,
+  defaultCustomerTypes,
   type OpportunityFacts,
   type PipelineStage,
   type PipelineStageInput,
@@ -113,6 +115,7 @@ export {
   type QueryOptions,
   SOQL_MAX_LENGTH,
   type SoqlCondition,
+  type SoqlDateLiteral,
   type SoqlOperator,
   type SoqlValue,
 } from './soql.js';

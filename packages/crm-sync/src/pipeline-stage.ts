@@ -11,10 +11,28 @@ export interface OpportunityFacts {
   readonly isWon: boolean;
 }
 
+/**
+ * Which Account `Type` values mean a customer: exact values, or a test. The default takes any
+ * value starting with `Customer`, so a default org's `Customer - Direct` and
+ * `Customer - Channel` count, as does a plain `Customer`.
+ */
+export type CustomerTypes = readonly string[] | ((accountType: string) => boolean);
+
+export const defaultCustomerTypes: CustomerTypes = (accountType) =>
+  accountType.startsWith('Customer');
+
 export interface PipelineStageInput {
   /** The Account's `Type` picklist value, if any. */
   readonly accountType?: string | null | undefined;
   readonly opportunities: readonly OpportunityFacts[];
+  /** Default `defaultCustomerTypes` (any Type starting with `Customer`). */
+  readonly customerTypes?: CustomerTypes | undefined;
+}
+
+function isCustomerType(accountType: string, customerTypes: CustomerTypes): boolean {
+  return typeof customerTypes === 'function'
+    ? customerTypes(accountType)
+    : customerTypes.includes(accountType);
 }
 
 export interface PipelineStageResult {
@@ -24,9 +42,9 @@ export interface PipelineStageResult {
 }
 
 export function computePipelineStage(input: PipelineStageInput): PipelineStageResult {
-  const { accountType, opportunities } = input;
-  if (accountType === 'Customer') {
-    return { stage: 'Customer', reason: "account type is 'Customer'" };
+  const { accountType, opportunities, customerTypes = defaultCustomerTypes } = input;
+  if (accountType && isCustomerType(accountType, customerTypes)) {
+    return { stage: 'Customer', reason: `account type is '${accountType}'` };
   }
   const won = opportunities.filter((o) => o.isWon).length;
   if (won > 0) {

@@ -6,7 +6,7 @@
 import type { ObservedCompany, PurchaseIntent } from './aggregates.js';
 import type { FieldMapping } from './field-mappings.js';
 import type { CrmObject, FieldValue } from './objects.js';
-import type { PipelineStage } from './pipeline-stage.js';
+import type { CustomerTypes, PipelineStage } from './pipeline-stage.js';
 
 /** An Account as the SOQL of `buildQuery('Account')` returns it (extra fields are ignored). */
 export interface CrmAccount {
@@ -197,4 +197,6 @@ export interface PlanSyncInput {
   readonly settings?: Partial<ExportSettings>;
   readonly motions?: readonly Motion[];
   readonly facts?: SyncFacts;
+  /** Account Types that make the Pipeline Stage `Customer` (default: any starting with `Customer`). */
+  readonly customerTypes?: CustomerTypes;
 }

@@ -13,7 +13,11 @@ import {
 } from './field-values.js';
 import { checkMotions, motionMatches } from './motions.js';
 import type { CrmObject } from './objects.js';
-import { computePipelineStage, type PipelineStageResult } from './pipeline-stage.js';
+import {
+  type CustomerTypes,
+  computePipelineStage,
+  type PipelineStageResult,
+} from './pipeline-stage.js';
 import {
   type CreateStep,
   type CrmSnapshot,
@@ -87,6 +91,7 @@ class Planner {
     readonly settings: ExportSettings,
     readonly motions: readonly Motion[],
     readonly facts: SyncFacts,
+    readonly customerTypes: CustomerTypes | undefined,
   ) {
     this.accountsByDomain = groupBy(crm.accounts, (a) =>
       a.Website ? normalizeDomain(a.Website) : null,
@@ -183,6 +188,7 @@ class Planner {
     if (account !== undefined) {
       const stage = computePipelineStage({
         accountType: account.Type ?? null,
+        customerTypes: this.customerTypes,
         opportunities: (this.opportunitiesByAccount.get(account.Id) ?? []).map((o) => ({
           isClosed: o.IsClosed,
           isWon: o.IsWon,
@@ -456,7 +462,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   defineFieldMappings(settings.mappings);
   const motions = input.motions ?? [];
   checkMotions(motions);
-  const planner = new Planner(input.crm, settings, motions, input.facts ?? {});
+  const planner = new Planner(input.crm, settings, motions, input.facts ?? {}, input.customerTypes);
   const observed = [...input.observed].sort(byString((o) => o.company.domain));
   for (const entry of observed) {
     const company = planner.company(entry);

@@ -18,10 +18,13 @@ export {
   type HttpMethod,
   type Identity,
   parseLimitInfo,
+  type RefreshedSession,
   type RequestOptions,
   type RestResponse,
   type RetryPolicy,
   SalesforceConnection,
+  type SaveResult,
+  type TransportOptions,
 } from './salesforce/connection.js';
 export { connectFromEnv, type EnvironmentConnectionOptions } from './salesforce/environment.js';
 export {
@@ -45,6 +48,7 @@ export {
   setUpFields,
 } from './salesforce/fields.js';
 export { type ApplyJournal, fileJournal, memoryJournal, stepKey } from './salesforce/journal.js';
+export type { JsforceConnection, JsforceRequest } from './salesforce/jsforce.js';
 export {
   type AuthorizationRequest,
   createAuthorization,

@@ -56,7 +56,12 @@ export const baselineFields: Readonly<Record<QueryObject, readonly string[]>> = 
 /** Read for Accounts only when owner sync is on. */
 export const accountOwnerFields: readonly string[] = ['OwnerId', 'Owner.Email', 'Owner.Name'];
 
-export type SoqlValue = string | number | boolean | null;
+/**
+ * A date or dateTime literal, written unquoted as SOQL requires (`CloseDate > 2024-01-01`,
+ * `LastModifiedDate > 2024-01-01T00:00:00Z`); a JavaScript `Date` is a dateTime in UTC.
+ */
+export type SoqlDateLiteral = { readonly date: string } | { readonly dateTime: string | Date };
+export type SoqlValue = string | number | boolean | null | Date | SoqlDateLiteral;
 export type SoqlOperator = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'LIKE';
 /** One condition; the conditions of a query are joined with AND. */
 export type SoqlCondition =
@@ -93,8 +98,28 @@ export function escapeSoqlString(value: string): string {
   return `'${value.replace(/[\\'"\n\r\t\b\f]/g, (c) => ESCAPES[c] ?? c)}'`;
 }
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+function dateTimeLiteral(value: string | Date): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new CrmSyncError('invalid_input', 'Invalid Date');
+    return value.toISOString().replace('.000Z', 'Z');
+  }
+  if (!DATE_TIME.test(value))
+    throw new CrmSyncError('invalid_input', `Not a SOQL dateTime: ${JSON.stringify(value)}`);
+  return value;
+}
+
 function literal(value: SoqlValue): string {
   if (value === null) return 'null';
+  if (value instanceof Date) return dateTimeLiteral(value);
+  if (typeof value === 'object') {
+    if ('dateTime' in value) return dateTimeLiteral(value.dateTime);
+    if (!DATE.test(value.date))
+      throw new CrmSyncError('invalid_input', `Not a SOQL date: ${JSON.stringify(value.date)}`);
+    return value.date;
+  }
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'number') {
     if (!Number.isFinite(value))

@@ -16,6 +16,7 @@ import {
   normalizeDomain,
   type PlanStep,
   type RecordError,
+  type RecordOutcome,
   type SyncPlan,
   type UpdateStep,
 } from '../index.js';
@@ -23,12 +24,14 @@ import type { SalesforceConnection } from './connection.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from './errors.js';
 import { type ApplyJournal, inFlightKey, memoryJournal, stepKey } from './journal.js';
 import { fieldsFor, queryAll, readRecords } from './reads.js';
+import { RefusedFields } from './refusals.js';
 import { createRecord, postFeedItem, updateRecords } from './writes.js';
 
 export type StepOutcome =
   /**
    * Written now (`id`: the record updated or created, or the feed item). `omitted`: fields left
-   * out because the org refused them (`INVALID_FIELD`: hidden or missing) or `omitFields` named them.
+   * out because the org refused them (`INVALID_FIELD`: hidden or missing;
+   * `INVALID_FIELD_FOR_INSERT_UPDATE`: read-only).
    */
   | {
       readonly step: PlanStep;
@@ -75,8 +78,10 @@ export interface ApplyOptions {
   readonly apiReserve?: number;
   /**
    * Fields never to write, as `Object.Field` or `Field` (e.g. the fields the integration user
-   * cannot see). A create the org still refuses with `INVALID_FIELD` is retried without the
-   * fields it names.
+   * cannot see). A create or update the org still refuses with `INVALID_FIELD` (a field it
+   * does not show the user) or `INVALID_FIELD_FOR_INSERT_UPDATE` (read-only through field-level
+   * security) is sent again without the refused fields: those the error names, and those
+   * describe shows as not createable/updateable.
    */
   readonly omitFields?: readonly string[];
 }
@@ -161,14 +166,13 @@ export async function applyPlan(
     if (usage.max - usage.used <= reserveOf(usage, options.apiReserve)) throw new Stop();
   };
   const createdIds = new Map<string, string>(); // idempotency key -> record id
+  const refused = new RefusedFields(connection);
   let stopped: ApplyResult['stopped'];
   try {
     await applyUpdates(
       connection,
       steps.filter((s): s is UpdateStep => s.type === 'update'),
-      journal,
-      outcomes,
-      guard,
+      { journal, outcomes, guard, refused },
       (n) => progress('update', n),
     );
     for (const step of steps) {
@@ -176,7 +180,7 @@ export async function applyPlan(
       await guard();
       outcomes.set(
         step,
-        await applyCreate(connection, step, journal, createdIds, outcomes, options),
+        await applyCreate(connection, step, { journal, createdIds, outcomes, refused }, options),
       );
       progress('create', 1);
     }
@@ -218,12 +222,17 @@ function result(
   return { outcomes: ordered, counts, dryRun, ...(stopped ? { stopped } : {}) };
 }
 
+/** What the phases of one run share. */
+interface RunState {
+  readonly journal: ApplyJournal;
+  readonly outcomes: Map<PlanStep, StepOutcome>;
+  readonly refused: RefusedFields;
+}
+
 async function applyUpdates(
   connection: SalesforceConnection,
   updates: readonly UpdateStep[],
-  journal: ApplyJournal,
-  outcomes: Map<PlanStep, StepOutcome>,
-  guard: () => Promise<void>,
+  { journal, outcomes, guard, refused }: RunState & { readonly guard: () => Promise<void> },
   progress: (n: number) => void,
 ): Promise<void> {
   const todo: UpdateStep[] = [];
@@ -263,16 +272,19 @@ async function applyUpdates(
   for (const batch of chunk(todo, COMPOSITE_BATCH_LIMIT)) {
     await guard();
     await journal.record(Object.fromEntries(batch.map((s) => [inFlightKey(stepKey(s)), s.id])));
-    const results = await updateRecords(
-      connection,
-      batch.map((s) => ({ object: s.object, id: s.id, fields: s.fields })),
-    );
+    const { results, omitted } = await updateWithoutRefused(connection, batch, refused);
     const written: Record<string, string> = {};
     for (const [i, step] of batch.entries()) {
       const outcome = results[i];
       if (outcome?.ok) {
         written[stepKey(step)] = step.id;
-        outcomes.set(step, { step, status: 'written', id: step.id });
+        const left = omitted[i] ?? [];
+        outcomes.set(step, {
+          step,
+          status: 'written',
+          id: step.id,
+          ...(left.length > 0 ? { omitted: left } : {}),
+        });
       } else {
         outcomes.set(step, {
           step,
@@ -284,6 +296,63 @@ async function applyUpdates(
     await journal.record(written);
     progress(batch.length);
   }
+}
+
+const refusalOf = (error: RecordError) => ({
+  code: error.statusCode,
+  message: error.message,
+  fields: error.fields,
+});
+
+/**
+ * Updates `batch`, sending the records the org refused for some of their fields again without
+ * those fields (until none is refused, at most once per field). Results in batch order, and the
+ * fields left out of each.
+ */
+async function updateWithoutRefused(
+  connection: SalesforceConnection,
+  batch: readonly UpdateStep[],
+  refused: RefusedFields,
+): Promise<{ results: RecordOutcome[]; omitted: string[][] }> {
+  const records = batch.map((step) => ({
+    step,
+    fields: { ...step.fields } as FieldValues,
+    omitted: [] as string[],
+    result: undefined as RecordOutcome | undefined,
+  }));
+  let todo = records;
+  while (todo.length > 0) {
+    const answers = await updateRecords(
+      connection,
+      todo.map((r) => ({ object: r.step.object, id: r.step.id, fields: r.fields })),
+    );
+    const again: typeof records = [];
+    for (const [n, record] of todo.entries()) {
+      const answer = answers[n];
+      record.result = answer;
+      if (!answer || answer.ok) continue;
+      const left = (
+        await Promise.all(
+          answer.errors.map((e) =>
+            refused.of(record.step.object, 'update', refusalOf(e), record.fields),
+          ),
+        )
+      ).flat();
+      if (left.length === 0 || left.length === Object.keys(record.fields).length) continue;
+      record.fields = Object.fromEntries(
+        Object.entries(record.fields).filter(([name]) => !left.includes(name)),
+      );
+      record.omitted.push(...new Set(left));
+      again.push(record);
+    }
+    todo = again;
+  }
+  return {
+    results: records.map(
+      (r) => r.result ?? { object: r.step.object, id: r.step.id, ok: false, errors: [] },
+    ),
+    omitted: records.map((r) => r.omitted),
+  };
 }
 
 /** Salesforce returns DateTimes as `...+0000`; compare instants, numbers and text as values. */
@@ -356,9 +425,12 @@ async function findExisting(
 async function applyCreate(
   connection: SalesforceConnection,
   step: CreateStep,
-  journal: ApplyJournal,
-  createdIds: Map<string, string>,
-  outcomes: Map<PlanStep, StepOutcome>,
+  {
+    journal,
+    createdIds,
+    outcomes,
+    refused,
+  }: RunState & { readonly createdIds: Map<string, string> },
   options: ApplyOptions,
 ): Promise<StepOutcome> {
   const key = stepKey(step);
@@ -405,14 +477,19 @@ async function applyCreate(
         createdIds.set(step.idempotencyKey, id);
         return { step, status: 'written', id, ...(omitted.length > 0 ? { omitted } : {}) };
       } catch (error) {
-        // A field the user cannot see is refused like a missing one: write the rest.
-        const refused =
-          error instanceof SalesforceError && error.errorCode === 'INVALID_FIELD'
-            ? error.fields.filter((f) => f in fields)
+        // A field the user cannot see or edit is refused: write the rest.
+        const left =
+          error instanceof SalesforceError && error.code === 'request_failed'
+            ? await refused.of(
+                step.object,
+                'create',
+                { code: error.errorCode ?? '', message: error.message, fields: error.fields },
+                fields,
+              )
             : [];
-        if (refused.length === 0) throw error;
-        fields = Object.fromEntries(Object.entries(fields).filter(([f]) => !refused.includes(f)));
-        omitted.push(...refused);
+        if (left.length === 0 || left.length === Object.keys(fields).length) throw error;
+        fields = Object.fromEntries(Object.entries(fields).filter(([f]) => !left.includes(f)));
+        omitted.push(...left);
       }
     }
   } catch (error) {

@@ -1,39 +1,62 @@
 /**
- * A connection to one org: REST (v59.0 by default), Tooling and Metadata SOAP calls with
- * retries (503, UNABLE_TO_LOCK_ROW, REQUEST_LIMIT_EXCEEDED; backoff with jitter and a ceiling),
- * one session refresh per expiry even under concurrent calls, and the org's API usage as
- * reported by `Sforce-Limit-Info`. Calls go through fetch directly: jsforce would retry and
- * refresh on its own terms, and the issue needs those behaviours exact.
+ * A connection to one org. jsforce is the transport: every REST, Tooling and Metadata call goes
+ * through a jsforce `Connection` (the caller's own, or one made from tokens), so its session
+ * refresh, its retries of 5xx answers and network errors on GET and PATCH, and its parsing of
+ * Metadata `SaveResult`s apply. This class adds what jsforce lacks: retries of
+ * `UNABLE_TO_LOCK_ROW` and of unavailable Metadata calls, no retry at all on the org's API limit
+ * (`REQUEST_LIMIT_EXCEEDED` stops the run), no DELETE ever, a refresh on userinfo's
+ * `Bad_OAuth_Token`, call counts, and errors a caller can branch on, with no token in them.
  */
 import { DEFAULT_API_VERSION } from '../metadata-requests.js';
 import { type ApiUsage, redact, SalesforceApiLimitError, SalesforceError } from './errors.js';
+import {
+  type JsforceConnection,
+  type JsforceSaveResult,
+  metadataApi,
+  type RenewedSession,
+  tokenConnection,
+} from './jsforce.js';
 import { type OAuthClient, requestRefresh } from './oauth.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4). */
   readonly maxRetries: number;
-  /** First backoff delay in ms, doubled per retry, with full jitter (default 500). */
+  /** First backoff delay in ms, doubled per retry (default 500). */
   readonly baseDelayMs: number;
-  /** Ceiling of one delay in ms (default 20 000). */
+  /** Ceiling of one delay in ms of our own retries (default 20 000). */
   readonly maxDelayMs: number;
 }
 
-export interface ConnectionOptions {
+/** A session refreshed by the connection: store it (and the refresh token) for the next run. */
+export interface RefreshedSession {
+  readonly accessToken: string;
+  readonly instanceUrl: string;
+  /**
+   * The refresh token to use from now on. With refresh-token rotation on the connected app it
+   * is a new one and the old one is revoked: store it, or the next run cannot refresh.
+   */
+  readonly refreshToken?: string;
+}
+
+/** Options for any connection, tokens or your own jsforce `Connection`. */
+export interface TransportOptions {
+  readonly retry?: Partial<RetryPolicy> | undefined;
+}
+
+export interface ConnectionOptions extends TransportOptions {
   readonly instanceUrl: string;
   readonly accessToken: string;
   /** With `clientId`, lets the connection refresh an expired session by itself. */
   readonly refreshToken?: string | undefined;
   readonly clientId?: string | undefined;
+  /** Required by Salesforce for the refresh flow unless the connected app waives it. */
   readonly clientSecret?: string | undefined;
   /** Login host for refreshes: `production` (default), `sandbox` or a custom My Domain. */
   readonly loginUrl?: string | undefined;
-  /** REST API version, default `59.0`. */
+  /** REST, Tooling and Metadata API version, default `59.0`. */
   readonly apiVersion?: string | undefined;
-  readonly retry?: Partial<RetryPolicy> | undefined;
-  /** Called with the new access token after each refresh (store it to reuse it next run). */
-  readonly onRefresh?:
-    | ((session: { accessToken: string; instanceUrl: string }) => void | Promise<void>)
-    | undefined;
+  /** Called after each refresh with the new session (and the refresh token to keep). */
+  readonly onRefresh?: ((session: RefreshedSession) => void | Promise<void>) | undefined;
 }
 
 /** The methods the connection sends. There is no DELETE: the service never deletes records. */
@@ -41,9 +64,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 const METHODS: readonly string[] = ['GET', 'POST', 'PATCH'];
 
 export interface RestResponse<T> {
-  readonly status: number;
   readonly body: T;
-  readonly headers: Headers;
 }
 
 export interface RequestOptions {
@@ -67,34 +88,45 @@ export interface Identity {
   readonly displayName: string | undefined;
 }
 
+/** A component's result of a Metadata `upsert`/`update` call. */
+export interface SaveResult {
+  readonly fullName: string;
+  readonly success: boolean;
+  /** `UpsertResult.created`; null for `update`, whose `SaveResult` has none. */
+  readonly created: boolean | null;
+  readonly errors: readonly { statusCode: string; message: string; fields: readonly string[] }[];
+}
+
 /** `api-usage=18/5000` -> { used: 18, max: 5000 } */
 export function parseLimitInfo(header: string | null): ApiUsage | undefined {
   const match = header && /api-usage=(\d+)\/(\d+)/.exec(header);
   return match ? { used: Number(match[1]), max: Number(match[2]) } : undefined;
 }
 
-interface RestErrorEntry {
+interface ErrorEntry {
   message?: string;
   errorCode?: string;
   fields?: string[];
 }
 
-/** One answer as `#send` judges it: the error code and entry that describe a failure, if any. */
-interface Attempt {
-  res: Response;
-  parsed: unknown;
-  errorCode: string | undefined;
-  entry: RestErrorEntry | undefined;
+/** jsforce's `HttpApiError` (REST and SOAP), or anything else a call threw. */
+interface JsforceError {
+  name?: string;
+  message?: string;
+  errorCode?: string;
+  data?: unknown;
 }
 
-const RETRYABLE_CODES = new Set([
-  'UNABLE_TO_LOCK_ROW',
-  'REQUEST_LIMIT_EXCEEDED',
-  'SERVER_UNAVAILABLE',
-]);
 const CONCURRENT_REFRESH = /already being processed/i;
+/** jsforce wraps whatever a refresh function threw in this message. */
+const REFRESH_FAILED = /^Unable to refresh session/;
+/** userinfo's answer to an expired token: 403 with this body, not INVALID_SESSION_ID. */
+const BAD_OAUTH_TOKEN = /Bad_OAuth_Token/;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const asArray = <T>(value: T | T[] | null | undefined): T[] =>
+  value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 export class SalesforceConnection {
   readonly apiVersion: string;
@@ -102,64 +134,82 @@ export class SalesforceConnection {
   readonly stats: ConnectionStats = { calls: {}, retries: 0, refreshes: 0 };
   /** The org's API usage as last reported (`Sforce-Limit-Info`), if any call reported it. */
   usage: ApiUsage | undefined;
-  #instanceUrl: string;
-  #accessToken: string;
-  readonly #refreshToken: string | undefined;
+  /** The jsforce `Connection` every call goes through (e.g. for its Bulk API). */
+  readonly jsforce: JsforceConnection;
+  #refreshToken: string | undefined;
   readonly #client: OAuthClient | undefined;
   readonly #onRefresh: ConnectionOptions['onRefresh'];
-  #refreshing: Promise<void> | undefined;
+  /** Why the last refresh of our own failed (jsforce hands back only its message). */
+  #refreshError: SalesforceError | undefined;
 
-  constructor(options: ConnectionOptions) {
-    if (!options.instanceUrl || !options.accessToken) {
-      throw new SalesforceError(
-        'invalid_options',
-        'A connection needs an instance URL and an access token',
-      );
+  constructor(source: ConnectionOptions | JsforceConnection, options: TransportOptions = {}) {
+    const retry = 'request' in source ? options.retry : (source as ConnectionOptions).retry;
+    this.retryPolicy = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 20_000, ...retry };
+    if ('request' in source) {
+      this.jsforce = source;
+      this.apiVersion = source.version;
+    } else {
+      if (!source.instanceUrl || !source.accessToken) {
+        throw new SalesforceError(
+          'invalid_options',
+          'A connection needs an instance URL and an access token',
+        );
+      }
+      this.apiVersion = source.apiVersion ?? DEFAULT_API_VERSION;
+      this.#refreshToken = source.refreshToken;
+      this.#client = source.clientId
+        ? {
+            clientId: source.clientId,
+            clientSecret: source.clientSecret,
+            loginUrl: source.loginUrl,
+          }
+        : undefined;
+      this.#onRefresh = source.onRefresh;
+      this.jsforce = tokenConnection({
+        instanceUrl: source.instanceUrl.replace(/\/+$/, ''),
+        accessToken: source.accessToken,
+        refreshToken: source.refreshToken,
+        client: this.#client,
+        apiVersion: this.apiVersion,
+        renew: () => this.#renew(),
+      });
     }
-    this.#instanceUrl = options.instanceUrl.replace(/\/+$/, '');
-    this.#accessToken = options.accessToken;
-    this.#refreshToken = options.refreshToken;
-    this.#client = options.clientId
-      ? {
-          clientId: options.clientId,
-          clientSecret: options.clientSecret,
-          loginUrl: options.loginUrl,
-        }
-      : undefined;
-    this.apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
     if (!/^\d+\.\d$/.test(this.apiVersion)) {
       throw new SalesforceError(
         'invalid_options',
         `API version ${this.apiVersion} is not like 59.0`,
       );
     }
-    this.retryPolicy = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 20_000, ...options.retry };
-    this.#onRefresh = options.onRefresh;
+    this.jsforce.on('refresh', () => {
+      this.stats.refreshes += 1;
+    });
   }
 
   get instanceUrl(): string {
-    return this.#instanceUrl;
+    return this.jsforce.instanceUrl.replace(/\/+$/, '');
   }
 
   /** The current access token (after any refresh), e.g. to store it for the next run. */
   get accessToken(): string {
-    return this.#accessToken;
+    return this.jsforce.accessToken ?? '';
+  }
+
+  /** The refresh token held for a connection made from tokens (the latest, if rotated). */
+  get refreshToken(): string | undefined {
+    return this.#refreshToken;
   }
 
   /** Total API calls made through this connection (token calls excluded). */
   get totalCalls(): number {
-    return Object.values(this.stats.calls).reduce((a, b) => a + b, 0);
+    return Object.entries(this.stats.calls)
+      .filter(([operation]) => operation !== 'token')
+      .reduce((sum, [, n]) => sum + n, 0);
   }
 
-  /** Absolute URL for a path relative to `/services/data/vXX.X`, a `/services/...` path or a URL. */
-  url(path: string): string {
-    if (/^https?:\/\//.test(path)) return path;
-    if (path.startsWith('/services/') || path.startsWith('/id/'))
-      return `${this.#instanceUrl}${path}`;
-    return `${this.#instanceUrl}/services/data/v${this.apiVersion}${path.startsWith('/') ? '' : '/'}${path}`;
-  }
-
-  /** A REST call with retries and session refresh; non-2xx answers throw `SalesforceError`. */
+  /**
+   * A REST call (path from the version root, from `/services/`, or an identity URL) through
+   * jsforce; non-2xx answers throw `SalesforceError`.
+   */
   async rest<T = unknown>(
     method: HttpMethod,
     path: string,
@@ -171,80 +221,82 @@ export class SalesforceConnection {
         `${String(method)} is not sent: the service never deletes or replaces records`,
       );
     }
-    const url = this.url(path);
-    const label = `${method} ${new URL(url).pathname}`;
+    // jsforce resolves paths outside /services/ against the version root: identity URLs too.
+    const url = path.startsWith('/id/') ? `${this.instanceUrl}${path}` : path;
+    const label = `${method} ${new URL(url, 'http://org').pathname}`;
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const response = await this.#send(label, options.operation ?? 'rest', async (token) => {
-      const res = await fetch(url, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...options.headers,
-        },
-        ...(body === undefined ? {} : { body }),
-      });
-      const text = await res.text();
-      let parsed: unknown = text;
-      if (text && (res.headers.get('content-type') ?? '').includes('json')) {
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = text;
-        }
-      }
-      const entry = Array.isArray(parsed) ? (parsed[0] as RestErrorEntry | undefined) : undefined;
-      return { res, parsed, errorCode: res.ok ? undefined : entry?.errorCode, entry };
-    });
-    return {
-      status: response.res.status,
-      body: response.parsed as T,
-      headers: response.res.headers,
+    const request = {
+      method,
+      url,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      ...(body === undefined ? {} : { body }),
     };
+    // jsforce retries 5xx answers and network errors of a GET; it cannot resend a body, so an
+    // unavailable PATCH (idempotent here) is retried by #send. A POST (create) is never resent.
+    const transport = {
+      retry: {
+        maxRetries: this.retryPolicy.maxRetries,
+        minTimeout: this.retryPolicy.baseDelayMs,
+        methods: ['GET'],
+      },
+    };
+    const parsed = await this.#send(label, options.operation ?? 'rest', method === 'PATCH', () =>
+      this.jsforce.request<T>(request, transport),
+    );
+    return { body: parsed };
   }
 
   /**
-   * A Metadata API SOAP call. `envelope(sessionId)` builds the request; it is called again
-   * after a refresh so the retried envelope carries the new session.
+   * A Metadata API `upsertMetadata` or `updateMetadata` call through jsforce, which builds the
+   * envelope with the current session and parses the `SaveResult`s. One result per component.
    */
-  async metadata(operation: string, envelope: (sessionId: string) => string): Promise<string> {
-    const url = `${this.#instanceUrl}/services/Soap/m/${this.apiVersion}`;
-    const response = await this.#send(
-      `POST /services/Soap/m/${this.apiVersion} ${operation}`,
-      `metadata:${operation}`,
-      async (token) => {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
-          body: envelope(token),
-        });
-        const text = await res.text();
-        const faultCode = /<faultcode>(?:[\w-]+:)?([^<]+)<\/faultcode>/.exec(text)?.[1];
-        const faultString = /<faultstring>([^<]*)<\/faultstring>/.exec(text)?.[1];
-        return {
-          res,
-          parsed: text,
-          errorCode: faultCode ?? (res.ok ? undefined : `HTTP_${res.status}`),
-          entry: faultString
-            ? { message: faultString, ...(faultCode ? { errorCode: faultCode } : {}) }
-            : undefined,
-        };
-      },
+  async metadata(
+    operation: 'upsert' | 'update',
+    type: string,
+    components: readonly object[],
+  ): Promise<SaveResult[]> {
+    const results = await this.#send(
+      `POST /services/Soap/m/${this.apiVersion} ${operation}Metadata`,
+      `metadata:${operation}Metadata`,
+      true,
+      () => metadataApi(this.jsforce)[operation](type, [...components]),
     );
-    return response.parsed as string;
+    return asArray(results as JsforceSaveResult | JsforceSaveResult[]).map((r) => ({
+      fullName: r.fullName,
+      success: r.success === true || String(r.success) === 'true',
+      created: r.created === undefined ? null : r.created === true || String(r.created) === 'true',
+      errors: asArray(r.errors).map((e) => ({
+        statusCode: e.statusCode ?? '',
+        message: e.message ?? '',
+        fields: asArray(e.fields),
+      })),
+    }));
   }
 
-  /** The connecting user's org and user ids: from the identity URL, or OpenID userinfo. */
+  /**
+   * The connecting user's org and user ids: from the identity URL, or OpenID userinfo. An
+   * expired token gets 403 `Bad_OAuth_Token` there, which jsforce does not take for an expired
+   * session: one REST call (`/limits`) lets the connection refresh it, then userinfo is asked again.
+   */
   async identity(identityUrl?: string): Promise<Identity> {
-    const { body } = await this.rest<{
-      organization_id: string;
-      user_id: string;
-      username?: string;
-      preferred_username?: string;
-      display_name?: string;
-      name?: string;
-    }>('GET', identityUrl ?? '/services/oauth2/userinfo', { operation: 'identity' });
+    const ask = () =>
+      this.rest<{
+        organization_id: string;
+        user_id: string;
+        username?: string;
+        preferred_username?: string;
+        display_name?: string;
+        name?: string;
+      }>('GET', identityUrl ?? '/services/oauth2/userinfo', { operation: 'identity' });
+    const { body } = await ask().catch(async (error: unknown) => {
+      if (!(error instanceof SalesforceError) || !BAD_OAUTH_TOKEN.test(error.message)) throw error;
+      await this.limits();
+      return ask();
+    });
     return {
       organizationId: body.organization_id,
       userId: body.user_id,
@@ -267,104 +319,120 @@ export class SalesforceConnection {
     return this.usage;
   }
 
-  async #send(
+  /**
+   * One call with our own retries: `UNABLE_TO_LOCK_ROW` (a per-record contention jsforce does
+   * not know) and, for idempotent calls with a body (PATCH, Metadata), an unavailable server.
+   */
+  async #send<T>(
     label: string,
     operation: string,
-    attempt: (token: string) => Promise<Attempt>,
-  ): Promise<Attempt> {
-    let refreshed = false;
+    resendable: boolean,
+    call: () => PromiseLike<T>,
+  ): Promise<T> {
     for (let retry = 0; ; retry++) {
-      const token = this.#accessToken;
-      let result: Attempt;
       this.stats.calls[operation] = (this.stats.calls[operation] ?? 0) + 1;
+      let error: SalesforceError;
       try {
-        result = await attempt(token);
-      } catch (error) {
-        if (retry < this.retryPolicy.maxRetries && !label.startsWith('POST')) {
-          await this.backoff(retry, null);
-          continue;
-        }
-        throw new SalesforceError(
-          'network',
-          `${label} could not reach the org: ${(error as Error).message}`,
-          { request: label },
-          { cause: error },
-        );
+        const result = await call();
+        this.#readUsage();
+        return result;
+      } catch (thrown) {
+        this.#readUsage();
+        error = this.#error(label, thrown);
       }
-      const usage = parseLimitInfo(result.res.headers.get('sforce-limit-info'));
-      if (usage) this.usage = usage;
-      if (result.res.ok && result.errorCode === undefined) return result;
-      if (result.errorCode === 'INVALID_SESSION_ID' && !refreshed) {
-        refreshed = true;
-        await this.#refresh(token);
-        retry--; // a refresh is not a retry
-        continue;
-      }
-      const retryable = result.res.status === 503 || RETRYABLE_CODES.has(result.errorCode ?? '');
-      if (retryable && retry < this.retryPolicy.maxRetries) {
-        await this.backoff(retry, result.res.headers.get('retry-after'));
-        continue;
-      }
-      throw this.#error(label, result);
+      const unavailable =
+        resendable && (error.status === 503 || error.errorCode === 'SERVER_UNAVAILABLE');
+      const retryable = error.errorCode === 'UNABLE_TO_LOCK_ROW' || unavailable;
+      if (!retryable || retry >= this.retryPolicy.maxRetries) throw error;
+      await this.backoff(retry);
     }
   }
 
-  #error(label: string, result: Attempt): SalesforceError {
-    const { res, errorCode, entry } = result;
-    const what = entry?.message?.trim().split('\n').pop() ?? `HTTP ${res.status}`;
+  #readUsage(): void {
+    const usage = this.jsforce.limitInfo?.apiUsage;
+    if (usage) this.usage = { used: usage.used, max: usage.limit };
+  }
+
+  #error(label: string, thrown: unknown): SalesforceError {
+    if (thrown instanceof SalesforceError) return thrown;
+    const e = (thrown ?? {}) as JsforceError;
+    const message = e.message ?? String(thrown);
+    if (REFRESH_FAILED.test(message)) {
+      return (
+        this.#refreshError ??
+        new SalesforceError(
+          'session_expired',
+          `${label}: the session expired and could not be refreshed (${message}). Log in again.`,
+        )
+      );
+    }
+    if (typeof e.errorCode !== 'string') {
+      return new SalesforceError(
+        'network',
+        `${label} could not reach the org: ${message}`,
+        { request: label },
+        { cause: thrown },
+      );
+    }
+    const entries = asArray(e.data as ErrorEntry | ErrorEntry[] | undefined).filter(
+      (d) => typeof d === 'object' && d !== null,
+    );
+    const first = entries[0];
+    const code = (first?.errorCode ?? e.errorCode).replace(/^[\w-]+:/, '');
+    const status = Number(/^ERROR_HTTP_(\d+)$/.exec(code)?.[1]) || undefined;
+    const what = (first?.message ?? message).trim().split('\n').pop() ?? code;
     const details = {
-      status: res.status,
-      ...(errorCode ? { errorCode } : {}),
-      ...(entry?.fields ? { fields: entry.fields } : {}),
+      ...(status ? { status } : {}),
+      errorCode: code,
+      ...(first?.fields ? { fields: first.fields } : {}),
       request: label,
-      body: result.parsed,
+      body: entries.length > 0 ? entries : message,
     };
-    if (errorCode === 'REQUEST_LIMIT_EXCEEDED') {
+    if (code === 'REQUEST_LIMIT_EXCEEDED') {
       return new SalesforceApiLimitError(
         `${label}: the org's API request limit is reached (${what}). Salesforce counts requests over a rolling 24 hours: run again later; the work done so far is kept.`,
         this.usage,
         details,
       );
     }
-    if (errorCode === 'INVALID_SESSION_ID') {
+    if (code === 'INVALID_SESSION_ID') {
       return new SalesforceError(
         'session_expired',
         `${label}: the session expired and could not be refreshed. Log in again.`,
         details,
       );
     }
-    const code = label.includes('/services/Soap/') ? 'soap_fault' : 'request_failed';
     return new SalesforceError(
-      code,
-      `${label} failed: ${errorCode ?? res.status} ${what}`,
+      label.includes('/services/Soap/') ? 'soap_fault' : 'request_failed',
+      `${label} failed: ${code} ${what}`,
       details,
     );
   }
 
-  /** Waits before retry number `retry` (0-based): exponential with full jitter, or Retry-After. */
-  async backoff(retry: number, retryAfter: string | null = null): Promise<void> {
+  /** Waits before our retry number `retry` (0-based): exponential with full jitter. */
+  async backoff(retry: number): Promise<void> {
     this.stats.retries += 1;
     const exponential = Math.min(
       this.retryPolicy.maxDelayMs,
       this.retryPolicy.baseDelayMs * 2 ** retry,
     );
-    const seconds = retryAfter === null ? Number.NaN : Number(retryAfter);
-    const delay = Number.isFinite(seconds)
-      ? Math.min(this.retryPolicy.maxDelayMs, seconds * 1000)
-      : Math.random() * exponential;
-    await sleep(delay);
+    await sleep(Math.random() * exponential);
   }
 
-  /** Refreshes once per expiry: concurrent callers that failed with the same token share one refresh. */
-  async #refresh(failedToken: string): Promise<void> {
-    if (this.#accessToken !== failedToken) return; // another call already refreshed
-    this.#refreshing ??= this.#doRefresh().finally(() => {
-      this.#refreshing = undefined;
-    });
-    await this.#refreshing;
+  /** jsforce's refresh function for a connection from tokens (jsforce runs one at a time). */
+  async #renew(): Promise<RenewedSession> {
+    try {
+      return await this.#requestRenewal();
+    } catch (error) {
+      this.#refreshError =
+        error instanceof SalesforceError
+          ? error
+          : new SalesforceError('session_expired', `${(error as Error).message}. Log in again.`);
+      throw this.#refreshError;
+    }
   }
 
-  async #doRefresh(): Promise<void> {
+  async #requestRenewal(): Promise<RenewedSession> {
     if (!this.#refreshToken || !this.#client) {
       throw new SalesforceError(
         'session_expired',
@@ -375,21 +443,26 @@ export class SalesforceConnection {
       try {
         this.stats.calls.token = (this.stats.calls.token ?? 0) + 1;
         const tokens = await requestRefresh(this.#client, this.#refreshToken);
-        this.#accessToken = tokens.accessToken;
-        this.#instanceUrl = tokens.instanceUrl.replace(/\/+$/, '');
-        this.stats.refreshes += 1;
-        await this.#onRefresh?.({
+        // With refresh-token rotation the answer carries a new one and the old one is revoked.
+        if (tokens.refreshToken) this.#refreshToken = tokens.refreshToken;
+        const session = {
           accessToken: tokens.accessToken,
-          instanceUrl: this.#instanceUrl,
+          instanceUrl: tokens.instanceUrl.replace(/\/+$/, ''),
+          refreshToken: this.#refreshToken,
+        };
+        await this.#onRefresh?.({
+          accessToken: session.accessToken,
+          instanceUrl: session.instanceUrl,
+          ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
         });
-        return;
+        return session;
       } catch (error) {
         const concurrent =
           error instanceof SalesforceError &&
           error.errorCode === 'invalid_grant' &&
           CONCURRENT_REFRESH.test(error.message);
         if (concurrent && attempt < this.retryPolicy.maxRetries) {
-          await this.backoff(attempt, null);
+          await this.backoff(attempt);
           continue;
         }
         if (error instanceof SalesforceError) {
@@ -404,7 +477,19 @@ export class SalesforceConnection {
   }
 }
 
-/** A connection from tokens you hold (no network call is made until the first request). */
-export function connect(options: ConnectionOptions): SalesforceConnection {
-  return new SalesforceConnection(options);
+/**
+ * A connection from tokens you hold, or over a jsforce `Connection` you already have (jsforce 3,
+ * `@jsforce/jsforce-node`, `@salesforce/core`): every call then goes through it, and its own
+ * refresh handler renews the session. No network call is made until the first request.
+ */
+export function connect(options: ConnectionOptions): SalesforceConnection;
+export function connect(
+  connection: JsforceConnection,
+  options?: TransportOptions,
+): SalesforceConnection;
+export function connect(
+  source: ConnectionOptions | JsforceConnection,
+  options: TransportOptions = {},
+): SalesforceConnection {
+  return new SalesforceConnection(source, options);
 }

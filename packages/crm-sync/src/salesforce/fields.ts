@@ -5,8 +5,6 @@
  * A second run finds nothing to do and makes no Metadata call.
  */
 import {
-  buildProfileFieldPermissionsRequest,
-  buildUpsertCustomFieldRequests,
   type CrmObject,
   type CustomFieldSpec,
   chunk,
@@ -14,12 +12,11 @@ import {
   escapeSoqlString,
   METADATA_BATCH_LIMIT,
   type MetadataError,
-  type MetadataResult,
-  parseMetadataResults,
 } from '../index.js';
 import type { Identity, SalesforceConnection } from './connection.js';
-import { SalesforceError, SalesforcePermissionError } from './errors.js';
-import { describeFields, queryAll } from './reads.js';
+import { SalesforcePermissionError } from './errors.js';
+import { customFieldComponent, profileGrantComponent } from './metadata-components.js';
+import { queryAll } from './reads.js';
 
 /** Spec section 5.2 item 5, in plain words. */
 export const PERMISSION_REMEDY =
@@ -126,33 +123,58 @@ export interface FieldSetupPlan {
   readonly upToDate: boolean;
 }
 
-const DESCRIBE_TYPE: Record<CustomFieldSpec['metadata']['type'], string> = {
-  Text: 'string',
-  LongTextArea: 'textarea',
-  Number: 'double',
-  DateTime: 'datetime',
+/**
+ * A field as the Tooling API's FieldDefinition describes it. Unlike describe, it lists fields
+ * that field-level security hides from the connecting user, so an existing field is never
+ * planned as new (an upsert would replace its metadata, help text included).
+ * https://developer.salesforce.com/docs/atlas.en-us.api_tooling.meta/api_tooling/tooling_api_objects_fielddefinition.htm
+ */
+interface FieldDefinition {
+  readonly QualifiedApiName: string;
+  readonly Label: string;
+  /** As the setup UI shows it: `Text(80)`, `Long Text Area(32768)`, `Number(18, 2)`, `Date/Time`. */
+  readonly DataType: string;
+  readonly Length: number | null;
+  readonly Precision: number | null;
+  readonly Scale: number | null;
+}
+
+const DATA_TYPE: Record<CustomFieldSpec['metadata']['type'], RegExp> = {
+  Text: /^Text\(/,
+  LongTextArea: /^Long Text Area\(/,
+  Number: /^Number\(/,
+  DateTime: /^Date\/Time$/,
 };
 
-function differences(
-  field: CustomFieldSpec,
-  described: Awaited<ReturnType<typeof describeFields>>[number],
-): string[] {
+function differences(field: CustomFieldSpec, existing: FieldDefinition): string[] {
   const out: string[] = [];
   const { metadata } = field;
-  if (described.label !== field.label) out.push('label');
-  if (described.type !== DESCRIBE_TYPE[metadata.type]) out.push('type');
+  if (existing.Label !== field.label) out.push('label');
+  if (!DATA_TYPE[metadata.type].test(existing.DataType)) out.push('type');
   if (
     (metadata.type === 'Text' || metadata.type === 'LongTextArea') &&
-    described.length !== metadata.length
+    existing.Length !== metadata.length
   )
     out.push('length');
   if (
     metadata.type === 'Number' &&
-    (described.precision !== metadata.precision || described.scale !== metadata.scale)
+    (existing.Precision !== metadata.precision || existing.Scale !== metadata.scale)
   ) {
     out.push('precision/scale');
   }
   return out;
+}
+
+/** The fields defined on `object`, hidden ones included (one Tooling query). */
+async function fieldDefinitions(
+  connection: SalesforceConnection,
+  object: CrmObject,
+): Promise<FieldDefinition[]> {
+  return queryAll<FieldDefinition>(
+    connection,
+    `SELECT QualifiedApiName, Label, DataType, Length, Precision, Scale FROM FieldDefinition WHERE EntityDefinition.QualifiedApiName = ${quote(object)}`,
+    { tooling: true },
+  );
 }
 
 /** Compares the org with the catalogue (or `fields`): what field setup would change. */
@@ -163,13 +185,13 @@ export async function planFieldSetup(
   const fields = options.fields ?? customFields;
   const check = options.preflight ?? (await preflight(connection));
   const objects = [...new Set(fields.map((f) => f.object))];
-  const described = new Map<CrmObject, Awaited<ReturnType<typeof describeFields>>>();
-  for (const object of objects) described.set(object, await describeFields(connection, object));
+  const defined = new Map<CrmObject, FieldDefinition[]>();
+  for (const object of objects) defined.set(object, await fieldDefinitions(connection, object));
   const upserts: FieldChange[] = [];
   for (const field of fields) {
-    const existing = described
+    const existing = defined
       .get(field.object)
-      ?.find((f) => f.name.toLowerCase() === field.apiName.toLowerCase());
+      ?.find((f) => f.QualifiedApiName.toLowerCase() === field.apiName.toLowerCase());
     if (!existing) {
       upserts.push({ field, reason: 'missing', differences: [] });
       continue;
@@ -177,14 +199,17 @@ export async function planFieldSetup(
     const diff = differences(field, existing);
     if (diff.length > 0) upserts.push({ field, reason: 'changed', differences: diff });
   }
-  const permissions = await queryAll<{
-    Field: string;
-    PermissionsRead: boolean;
-    PermissionsEdit: boolean;
-  }>(
-    connection,
-    `SELECT Field, PermissionsRead, PermissionsEdit FROM FieldPermissions WHERE Parent.ProfileId = ${quote(check.profileId)} AND SobjectType IN (${objects.map(quote).join(', ')})`,
-  );
+  const permissions =
+    objects.length === 0
+      ? []
+      : await queryAll<{
+          Field: string;
+          PermissionsRead: boolean;
+          PermissionsEdit: boolean;
+        }>(
+          connection,
+          `SELECT Field, PermissionsRead, PermissionsEdit FROM FieldPermissions WHERE Parent.ProfileId = ${quote(check.profileId)} AND SobjectType IN (${objects.map(quote).join(', ')})`,
+        );
   const granted = new Set(
     permissions
       .filter((p) => p.PermissionsRead && p.PermissionsEdit)
@@ -220,16 +245,6 @@ export interface FieldSetupResult {
   readonly calls: { readonly upsertMetadata: number; readonly updateMetadata: number };
 }
 
-/** The per-component results of a Metadata answer; a SOAP fault is thrown. */
-function metadataResults(xml: string): readonly MetadataResult[] {
-  const parsed = parseMetadataResults(xml);
-  if (parsed.ok) return parsed.results;
-  throw new SalesforceError('soap_fault', `Metadata call failed: ${parsed.fault.faultString}`, {
-    errorCode: parsed.fault.exceptionCode ?? parsed.fault.faultCode,
-    body: xml,
-  });
-}
-
 /**
  * Runs field setup: permission check (throws `SalesforcePermissionError` with the remedy),
  * upserts of missing or changed fields in calls of at most 10, then one profile update granting
@@ -247,17 +262,16 @@ export async function setUpFields(
   if (options.dryRun || plan.upToDate) {
     return { plan, fields: [], grants: [], unchanged: plan.upToDate, ok: true, calls };
   }
-  const apiVersion = connection.apiVersion;
   const fieldResults: FieldResult[] = [];
   const upsertFields = plan.upserts.map((u) => u.field);
-  // Envelopes are built per attempt: a refreshed session changes the SessionHeader.
   for (const batch of chunk(upsertFields, METADATA_BATCH_LIMIT)) {
-    const xml = await connection.metadata('upsertMetadata', (sessionId) => {
-      const [request] = buildUpsertCustomFieldRequests(batch, { sessionId, apiVersion });
-      return request?.body ?? '';
-    });
+    const results = await connection.metadata(
+      'upsert',
+      'CustomField',
+      batch.map(customFieldComponent),
+    );
     calls.upsertMetadata += 1;
-    for (const r of metadataResults(xml)) {
+    for (const r of results) {
       fieldResults.push({
         fullName: r.fullName,
         ok: r.success,
@@ -272,19 +286,22 @@ export async function setUpFields(
   );
   const grants: FieldResult[] = [];
   if (toGrant.length > 0) {
-    const xml = await connection.metadata(
-      'updateMetadata',
-      (sessionId) =>
-        buildProfileFieldPermissionsRequest(plan.profileFullName, toGrant, {
-          sessionId,
-          apiVersion,
-        }).body,
-    );
+    const [profile] = await connection.metadata('update', 'Profile', [
+      profileGrantComponent(plan.profileFullName, toGrant),
+    ]);
     calls.updateMetadata += 1;
-    const profileErrors = metadataResults(xml).flatMap((r) => r.errors);
+    // The profile's SaveResult decides: success=false fails every grant it carried, whether or
+    // not an error names the field (INSUFFICIENT_ACCESS_ON_CROSS_REFERENCE_ENTITY names none).
+    const profileErrors = profile?.errors ?? [];
     for (const field of toGrant) {
-      const errors = profileErrors.filter((e) => e.message.includes(field.fullName));
-      grants.push({ fullName: field.fullName, ok: errors.length === 0, created: null, errors });
+      const named = profileErrors.filter((e) => e.message.includes(field.fullName));
+      const ok = profile?.success === true && named.length === 0;
+      grants.push({
+        fullName: field.fullName,
+        ok,
+        created: null,
+        errors: ok ? [] : named.length > 0 ? named : profileErrors,
+      });
     }
   }
   const ok = fieldResults.every((r) => r.ok) && grants.every((g) => g.ok);

@@ -87,7 +87,7 @@ export function createAuthorization(
 /** What the token endpoint returns, in our names. */
 export interface TokenSet {
   readonly accessToken: string;
-  /** Present after the code exchange; Salesforce does not rotate it on refresh. */
+  /** Present after the code exchange, and after a refresh when the connected app rotates refresh tokens. */
   readonly refreshToken?: string;
   readonly instanceUrl: string;
   /** The identity URL (`.../id/<orgId>/<userId>`). */

@@ -42,13 +42,16 @@ export async function queryAll<T = Record<string, unknown>>(
   return records;
 }
 
-interface DescribeField {
+export interface DescribeField {
   readonly name: string;
   readonly type: string;
   readonly label: string;
   readonly length?: number;
   readonly precision?: number;
   readonly scale?: number;
+  /** False for fields the user may read but not write (field-level security, system fields). */
+  readonly createable?: boolean;
+  readonly updateable?: boolean;
 }
 
 /** The fields describe shows for an object (those the connecting user can see). */

@@ -185,7 +185,17 @@ export function handleMetadata(org: Org, xml: string, options: MetadataOptions):
     const type = metadata.getAttributeNS(XSI, 'type')?.replace(/^.*:/, '');
     const fullName = text(metadata, 'fullName') ?? '';
     const injected = options.componentErrors.get(fullName);
-    if (injected) return resultXml({ created: false, fullName, errors: [injected] });
+    // A failed component: success=false with its errors. updateMetadata answers a SaveResult
+    // (no `created`), upsertMetadata an UpsertResult.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_updateMetadata.htm
+    // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_upsertMetadata.htm
+    if (injected) {
+      return resultXml({
+        ...(operation === 'upsertMetadata' ? { created: false } : {}),
+        fullName,
+        errors: [injected],
+      });
+    }
     if (operation === 'upsertMetadata' && type === 'CustomField') {
       const [object = '', field = ''] = fullName.split('.');
       if (!org.fields.has(object) || !field.endsWith('__c')) {

@@ -134,6 +134,22 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['AssigneeId', 'reference'],
     ['PermissionSetId', 'reference'],
   ],
+  // Tooling API metadata of the fields themselves, FLS-hidden ones included:
+  // https://developer.salesforce.com/docs/atlas.en-us.api_tooling.meta/api_tooling/tooling_api_objects_fielddefinition.htm
+  FieldDefinition: [
+    ['Id', 'id'],
+    ['EntityDefinitionId', 'reference'],
+    ['QualifiedApiName', 'string'],
+    ['Label', 'string'],
+    ['DataType', 'string'],
+    ['Length', 'double'],
+    ['Precision', 'double'],
+    ['Scale', 'double'],
+  ],
+  EntityDefinition: [
+    ['Id', 'id'],
+    ['QualifiedApiName', 'string'],
+  ],
   FieldPermissions: [
     ['Id', 'id'],
     ['ParentId', 'reference'],
@@ -157,7 +173,26 @@ const RELATIONSHIPS: Record<string, Record<string, Relationship>> = {
     PermissionSet: { idField: 'PermissionSetId', target: 'PermissionSet' },
   },
   FieldPermissions: { Parent: { idField: 'ParentId', target: 'PermissionSet' } },
+  FieldDefinition: {
+    EntityDefinition: { idField: 'EntityDefinitionId', target: 'EntityDefinition' },
+  },
 };
+
+/** FieldDefinition.DataType shows the type as the setup UI does, e.g. `Text(80)`. */
+function dataType(field: FieldDescribe): string {
+  switch (field.type) {
+    case 'string':
+      return `Text(${field.length})`;
+    case 'textarea':
+      return `Long Text Area(${field.length})`;
+    case 'double':
+      return `Number(${field.precision - field.scale}, ${field.scale})`;
+    case 'datetime':
+      return 'Date/Time';
+    default:
+      return field.type.charAt(0).toUpperCase() + field.type.slice(1);
+  }
+}
 
 /** Objects the REST data API may create or update (the rest are read-only here). */
 export const WRITABLE = new Set(['Account', 'Contact', 'Lead', 'Opportunity']);
@@ -169,18 +204,22 @@ const REQUIRED_ON_CREATE: Record<string, string[]> = {
   Opportunity: ['Name', 'CloseDate', 'StageName'],
 };
 
-function describeField(name: string, type: FieldType, label = name, custom = false): FieldDescribe {
+/** Contact and Lead `Name` is compound (FirstName, LastName): read-only, unlike Account's. */
+const COMPOUND_NAME = new Set(['Contact', 'Lead', 'User']);
+
+function describeField(object: string, name: string, type: FieldType): FieldDescribe {
+  const writable = name !== 'Id' && !(name === 'Name' && COMPOUND_NAME.has(object));
   return {
     name,
-    label,
+    label: name,
     type,
     length: type === 'string' || type === 'url' || type === 'email' ? 255 : 0,
     precision: 0,
     scale: 0,
-    custom,
+    custom: false,
     nillable: name !== 'Id',
-    createable: name !== 'Id' && name !== 'Name',
-    updateable: name !== 'Id' && name !== 'Name',
+    createable: writable,
+    updateable: writable,
     extraTypeInfo: null,
   };
 }
@@ -200,6 +239,8 @@ export class Org {
   readonly records = new Map<string, Map<string, SfRecord>>();
   /** `Object.Field` names hidden by field-level security: absent from describe, INVALID_FIELD in SOQL. */
   readonly hidden = new Set<string>();
+  /** `Object.Field` names the user may read but not edit (field-level security read-only). */
+  readonly readOnly = new Set<string>();
   /** `Object.Field` names describe still shows but SOQL rejects (a describe cached before a change). */
   readonly rejectedInQuery = new Set<string>();
   /** Per-record failures returned by writes: record id -> error. */
@@ -213,7 +254,7 @@ export class Org {
 
   constructor(profile: ProfileSetup = SYSTEM_ADMINISTRATOR) {
     for (const [object, fields] of Object.entries(STANDARD_FIELDS)) {
-      this.fields.set(object, new Map(fields.map(([n, t]) => [n, describeField(n, t)])));
+      this.fields.set(object, new Map(fields.map(([n, t]) => [n, describeField(object, n, t)])));
       this.records.set(object, new Map());
     }
     const profileId = this.insert('Profile', { Name: profile.name, FullName: profile.fullName });
@@ -283,18 +324,77 @@ export class Org {
     return RELATIONSHIPS[object]?.[name];
   }
 
-  /** Field names describe shows for an object (hidden fields left out). */
+  /**
+   * The connecting user's field-level security on a field. A custom field is readable or
+   * editable only through a FieldPermissions row of a permission set assigned to the user (a
+   * profile's own included); standard fields here are governed by `hidden` and `readOnly`.
+   * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_fieldpermissions.htm
+   */
+  access(object: string, field: string): 'none' | 'read' | 'edit' {
+    const key = `${object}.${field}`;
+    if (!this.fields.get(object)?.has(field) || this.hidden.has(key)) return 'none';
+    let level: 'none' | 'read' | 'edit' = 'edit';
+    if (field.endsWith('__c')) {
+      const assigned = new Set(
+        [...this.table('PermissionSetAssignment').values()]
+          .filter((a) => a.AssigneeId === this.userId)
+          .map((a) => a.PermissionSetId),
+      );
+      const grants = [...this.table('FieldPermissions').values()].filter(
+        (p) => p.Field === key && assigned.has(p.ParentId),
+      );
+      level = grants.some((p) => p.PermissionsEdit === true)
+        ? 'edit'
+        : grants.some((p) => p.PermissionsRead === true)
+          ? 'read'
+          : 'none';
+    }
+    return level === 'edit' && this.readOnly.has(key) ? 'read' : level;
+  }
+
+  /**
+   * The fields describe shows the user: fields hidden by field-level security are left out, and
+   * read-only ones are neither createable nor updateable.
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_sobject_describe.htm
+   */
   describe(object: string): FieldDescribe[] {
     const fields = this.fields.get(object);
     if (!fields) return [];
-    return [...fields.values()].filter((f) => !this.hidden.has(`${object}.${f.name}`));
+    return [...fields.values()].flatMap((f) => {
+      const access = this.access(object, f.name);
+      if (access === 'none') return [];
+      return access === 'read' ? [{ ...f, createable: false, updateable: false }] : [f];
+    });
+  }
+
+  /** Fills the Tooling API's FieldDefinition and EntityDefinition from the fields as they are now. */
+  refreshDefinitions(): void {
+    const entities = this.table('EntityDefinition');
+    const definitions = this.table('FieldDefinition');
+    entities.clear();
+    definitions.clear();
+    for (const [object, fields] of this.fields) {
+      entities.set(object, { Id: object, QualifiedApiName: object });
+      for (const field of fields.values()) {
+        const Id = `${object}.${field.name}`;
+        definitions.set(Id, {
+          Id,
+          EntityDefinitionId: object,
+          QualifiedApiName: field.name,
+          Label: field.label,
+          DataType: dataType(field),
+          Length: field.length,
+          Precision: field.precision,
+          Scale: field.scale,
+        });
+      }
+    }
   }
 
   /** Can SOQL select this column? */
   queryable(object: string, field: string): boolean {
-    const key = `${object}.${field}`;
-    if (this.hidden.has(key) || this.rejectedInQuery.has(key)) return false;
-    return this.fields.get(object)?.has(field) ?? false;
+    if (this.rejectedInQuery.has(`${object}.${field}`)) return false;
+    return this.access(object, field) !== 'none';
   }
 
   requiredMissing(object: string, values: Record<string, unknown>): string[] {

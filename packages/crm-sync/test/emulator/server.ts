@@ -53,7 +53,19 @@ export interface EmulatorOptions {
   /** Daily API request allocation reported in Sforce-Limit-Info and /limits. */
   apiMax?: number;
   clientId?: string;
+  /** The connected app's consumer secret (default `emulator-secret`). */
   clientSecret?: string;
+  /**
+   * "Require Secret for Web Server Flow" and "Require Secret for Refresh Token Flow", both on by
+   * default in Salesforce; false models a public (PKCE-only) client such as a CLI's.
+   * https://help.salesforce.com/s/articleView?id=sf.connected_app_create_api_integration.htm
+   */
+  requireSecret?: boolean;
+  /**
+   * Refresh token rotation: each refresh answers a new refresh token and revokes the one used.
+   * https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_refresh_token_flow.htm
+   */
+  rotateRefreshTokens?: boolean;
   /**
    * Validate Metadata envelopes against Salesforce's XSD when it is on this machine (default
    * true; the benchmark turns it off so its timings are the client's, not xmllint's).
@@ -90,7 +102,9 @@ export class Emulator {
   readonly pageSize: number;
   readonly apiMax: number;
   readonly clientId: string;
-  readonly clientSecret: string | undefined;
+  readonly clientSecret: string;
+  readonly requireSecret: boolean;
+  readonly rotateRefreshTokens: boolean;
   /** Metadata component failures to inject: fullName -> error. */
   readonly componentErrors = new Map<string, { statusCode: string; message: string }>();
 
@@ -99,7 +113,9 @@ export class Emulator {
     this.pageSize = options.pageSize ?? 2000;
     this.apiMax = options.apiMax ?? 15000;
     this.clientId = options.clientId ?? 'emulator-client';
-    this.clientSecret = options.clientSecret;
+    this.clientSecret = options.clientSecret ?? 'emulator-secret';
+    this.requireSecret = options.requireSecret ?? true;
+    this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
     this.schema =
       options.validateSchema === false ? { missing: 'validation turned off' } : loadSchema();
   }
@@ -245,6 +261,13 @@ export class Emulator {
     if (fault_?.kind === 'expired-session') this.expireSessions();
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (soap) return this.metadata(body, record, fault_, send);
+    const identityCall = path.startsWith('/id/') || path === '/services/oauth2/userinfo';
+    if (identityCall && (!bearer || !this.accessTokens.has(bearer))) {
+      // The identity service answers an expired or invalid token with 403 Bad_OAuth_Token (a
+      // plain-text body), not the REST API's 401 INVALID_SESSION_ID.
+      // https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_userinfo_endpoint.htm
+      return send(403, 'Bad_OAuth_Token', { 'content-type': 'text/plain;charset=UTF-8' });
+    }
     if (!bearer || !this.accessTokens.has(bearer)) return send(401, ERRORS.session);
     if (path.startsWith('/id/')) return send(200, this.identity());
     if (path === '/services/oauth2/userinfo') {
@@ -262,7 +285,12 @@ export class Emulator {
     const data = /^\/services\/data\/v(\d+\.\d)(\/.*)$/.exec(path);
     if (!data) return send(404, ERRORS.notFound);
     if (this.apiUsed >= this.apiMax || fault_?.kind === 'request-limit') {
-      return send(403, ERRORS.limit);
+      // 403 REQUEST_LIMIT_EXCEEDED, with the usage in Sforce-Limit-Info as on every REST answer.
+      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
+      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_api_usage.htm
+      return send(403, ERRORS.limit, {
+        'sforce-limit-info': `api-usage=${Math.max(this.apiUsed, this.apiMax)}/${this.apiMax}`,
+      });
     }
     this.apiUsed += 1;
     const limitInfo = { 'sforce-limit-info': `api-usage=${this.apiUsed}/${this.apiMax}` };
@@ -280,10 +308,11 @@ export class Emulator {
       return reply(...this.query(url.searchParams.get('q') ?? '', false));
     }
     if (method === 'GET' && (rest === '/tooling/query' || rest === '/tooling/query/')) {
+      this.org.refreshDefinitions();
       return reply(...this.query(url.searchParams.get('q') ?? '', true));
     }
-    const locator = /^\/query\/([\w-]+)$/.exec(rest);
-    if (method === 'GET' && locator) return reply(...this.page(locator[1] ?? ''));
+    const locator = /^(\/tooling)?\/query\/([\w-]+)$/.exec(rest);
+    if (method === 'GET' && locator) return reply(...this.page(locator[2] ?? '', !!locator[1]));
     if (method === 'GET' && rest === '/sobjects') {
       return reply(200, {
         encoding: 'UTF-8',
@@ -324,9 +353,11 @@ export class Emulator {
     if (method === 'PATCH' && one) {
       if (fault_?.kind === 'lock') return reply(400, [this.lockError(one[2] ?? '')]);
       const result = this.update(one[1] ?? '', one[2] ?? '', json());
-      return result
-        ? reply(400, [{ ...result, errorCode: result.statusCode }])
-        : reply(204, undefined);
+      if (!result) return reply(204, undefined);
+      const { statusCode, message, fields } = result;
+      return reply(400, [
+        { message, errorCode: statusCode, ...(fields.length > 0 ? { fields } : {}) },
+      ]);
     }
     return reply(404, ERRORS.notFound);
   }
@@ -358,7 +389,10 @@ export class Emulator {
     if (params.get('client_id') !== this.clientId) {
       return error(400, 'invalid_client_id', 'client identifier invalid');
     }
-    if (this.clientSecret && params.get('client_secret') !== this.clientSecret) {
+    // Both flows require the consumer secret unless the connected app waives it.
+    // https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_web_server_flow.htm
+    const secret = params.get('client_secret');
+    if ((this.requireSecret || secret !== null) && secret !== this.clientSecret) {
       return error(400, 'invalid_client', 'invalid client credentials');
     }
     if (fault_?.kind === 'refresh-in-progress') {
@@ -395,12 +429,17 @@ export class Emulator {
       });
     }
     if (grant === 'refresh_token') {
-      if (!this.refreshTokens.has(params.get('refresh_token') ?? '')) {
+      const used = params.get('refresh_token') ?? '';
+      if (!this.refreshTokens.has(used)) {
         return error(400, 'invalid_grant', 'expired access/refresh token');
       }
+      // With rotation on, the answer carries a new refresh token and the one used is revoked.
+      // https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_refresh_token_flow.htm
+      if (this.rotateRefreshTokens) this.refreshTokens.delete(used);
       return send(200, {
         ...base,
         access_token: this.newAccessToken(),
+        ...(this.rotateRefreshTokens ? { refresh_token: this.newRefreshToken() } : {}),
         scope: 'api sfap_api id refresh_token full openid',
       });
     }
@@ -437,70 +476,95 @@ export class Emulator {
       }
       throw error;
     }
-    if (tooling) {
-      return [
-        200,
-        {
-          size: rows.length,
-          totalSize: rows.length,
-          done: true,
-          queryLocator: null,
-          entityTypeName: rows[0] ? (rows[0].attributes as { type: string }).type : null,
-          records: rows.map((r) => ({
-            ...r,
-            attributes: attributes(
-              (r.attributes as { type: string }).type,
-              r.Id,
-              '/services/data/v59.0/tooling/sobjects',
-            ),
-          })),
-        },
-      ];
-    }
-    return this.pageOf(rows, rows.length, `01gRO${randomBytes(6).toString('hex')}`, 0);
+    const records = tooling
+      ? rows.map((r) => ({
+          ...r,
+          attributes: attributes(
+            (r.attributes as { type: string }).type,
+            r.Id,
+            '/services/data/v59.0/tooling/sobjects',
+          ),
+        }))
+      : rows;
+    return this.pageOf(
+      records,
+      records.length,
+      `01gRO${randomBytes(6).toString('hex')}`,
+      0,
+      tooling,
+    );
   }
 
+  /**
+   * One page of at most `pageSize` records; the rest wait behind `nextRecordsUrl`. Tooling
+   * queries page the same way, under `/tooling/query/`, and carry `size` and `entityTypeName`.
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_query.htm
+   * https://developer.salesforce.com/docs/atlas.en-us.api_tooling.meta/api_tooling/intro_rest_resources.htm
+   */
   private pageOf(
     rows: SfRecord[],
     total: number,
     cursor: string,
     offset: number,
+    tooling: boolean,
   ): [number, unknown] {
     const records = rows.slice(0, this.pageSize);
     const remaining = rows.slice(this.pageSize);
     const next = offset + records.length;
     const body: Record<string, unknown> = {
+      ...(tooling
+        ? {
+            size: total,
+            queryLocator: null,
+            entityTypeName: records[0] ? (records[0].attributes as { type: string }).type : null,
+          }
+        : {}),
       totalSize: total,
       done: remaining.length === 0,
       records,
     };
     if (remaining.length > 0) {
       this.cursors.set(`${cursor}-${next}`, remaining);
-      body.nextRecordsUrl = `/services/data/v59.0/query/${cursor}-${next}`;
+      body.nextRecordsUrl = `/services/data/v59.0${tooling ? '/tooling' : ''}/query/${cursor}-${next}`;
+      if (tooling) body.queryLocator = `${cursor}-${next}`;
     }
     return [200, body];
   }
 
-  private page(locator: string): [number, unknown] {
+  private page(locator: string, tooling: boolean): [number, unknown] {
     const rows = this.cursors.get(locator);
     if (!rows) {
       return [400, [{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }]];
     }
     this.cursors.delete(locator);
     const [cursor = '', offset = '0'] = locator.split(/-(?=\d+$)/);
-    return this.pageOf(rows, Number(offset) + rows.length, cursor, Number(offset));
+    return this.pageOf(rows, Number(offset) + rows.length, cursor, Number(offset), tooling);
   }
 
+  /**
+   * Field-level security on a write. A field the user cannot see is refused as if it did not
+   * exist: INVALID_FIELD naming it in the message only (no `fields`). A field the user can read
+   * but not edit: INVALID_FIELD_FOR_INSERT_UPDATE, with `fields`.
+   * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
+   */
   private checkFields(object: string, values: Record<string, unknown>) {
-    for (const name of Object.keys(values)) {
-      if (name === 'attributes' || name === 'id' || name === 'Id') continue;
-      if (!this.org.fields.get(object)?.has(name) || this.org.hidden.has(`${object}.${name}`)) {
-        return {
-          statusCode: 'INVALID_FIELD',
-          message: `No such column '${name}' on sobject of type ${object}`,
-          fields: [name],
-        };
-      }
+    const names = Object.keys(values).filter((n) => n !== 'attributes' && n !== 'id' && n !== 'Id');
+    const unknown = names.find((name) => this.org.access(object, name) === 'none');
+    if (unknown) {
+      return {
+        statusCode: 'INVALID_FIELD',
+        message: `No such column '${unknown}' on sobject of type ${object}`,
+        fields: [] as string[],
+      };
+    }
+    const readOnly = names.filter((name) => this.org.access(object, name) === 'read');
+    if (readOnly.length > 0) {
+      return {
+        statusCode: 'INVALID_FIELD_FOR_INSERT_UPDATE',
+        message: `Unable to create/update fields: ${readOnly.join(', ')}. Please check the security settings of this field and verify that it is read/write for your profile or permission set.`,
+        fields: readOnly,
+      };
     }
     return undefined;
   }
@@ -510,11 +574,10 @@ export class Emulator {
       return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
     }
     const invalid = this.checkFields(object, values);
-    if (invalid)
-      return [
-        400,
-        [{ message: invalid.message, errorCode: invalid.statusCode, fields: invalid.fields }],
-      ];
+    if (invalid) {
+      const { statusCode, fields, message } = invalid;
+      return [400, [{ message, errorCode: statusCode, ...(fields.length > 0 ? { fields } : {}) }]];
+    }
     const missing = this.org.requiredMissing(object, values);
     if (missing.length > 0) {
       return [

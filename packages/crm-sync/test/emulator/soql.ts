@@ -1,6 +1,6 @@
 // Runs a SOQL query (parsed with soql-parser-js) against the emulated org: field
-// selection with parent relationships, WHERE with AND/OR/parentheses, =, !=, IN, NOT IN,
-// LIKE, LIMIT. Unknown or unreadable columns give INVALID_FIELD naming the first one, the
+// selection with parent relationships, WHERE with AND/OR/parentheses, =, !=, <, <=, >, >=,
+// IN, NOT IN, LIKE, date and dateTime literals, ORDER BY, LIMIT. Unknown or unreadable columns give INVALID_FIELD naming the first one, the
 // way Salesforce does.
 import { createRequire } from 'node:module';
 import type { Org, SfRecord } from './org.ts';
@@ -73,8 +73,14 @@ function resolve(
   return resolve(context, relationship.target, parent, rest);
 }
 
+/** An instant of a date, dateTime or stored value (`...+0000`), for comparisons. */
+function instant(value: string): number {
+  return Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+}
+
 function literal(raw: string, type: string | undefined): unknown {
   if (type === 'BOOLEAN') return raw.toUpperCase() === 'TRUE';
+  if (type === 'DATETIME' || type === 'DATE') return { instant: instant(raw) };
   if (type === 'NULL') return null;
   if (type === 'INTEGER' || type === 'DECIMAL') return Number(raw);
   if (raw.startsWith("'") && raw.endsWith("'")) {
@@ -96,15 +102,35 @@ function test(actual: unknown, condition: Condition): boolean {
   const values = Array.isArray(condition.value)
     ? condition.value.map((v, i) => literal(v, types?.[i] ?? (condition.literalType as string)))
     : [literal(condition.value ?? '', condition.literalType as string | undefined)];
+  const order = (a: unknown, b: unknown): number | undefined => {
+    if (a === null || a === undefined || b === null || b === undefined) return undefined;
+    if (typeof b === 'object' && 'instant' in b) return instant(String(a)) - (b.instant as number);
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    return String(a).localeCompare(String(b));
+  };
   const eq = (a: unknown, b: unknown) =>
     typeof a === 'string' && typeof b === 'string'
       ? a.toLowerCase() === b.toLowerCase()
-      : (a ?? null) === (b ?? null);
+      : b !== null && typeof b === 'object'
+        ? order(a, b) === 0
+        : (a ?? null) === (b ?? null);
+  const compare = (test: (n: number) => boolean) => {
+    const n = order(actual, values[0]);
+    return n !== undefined && test(n);
+  };
   switch (condition.operator.toUpperCase()) {
     case '=':
       return eq(actual, values[0]);
     case '!=':
       return !eq(actual, values[0]);
+    case '<':
+      return compare((n) => n < 0);
+    case '<=':
+      return compare((n) => n <= 0);
+    case '>':
+      return compare((n) => n > 0);
+    case '>=':
+      return compare((n) => n >= 0);
     case 'IN':
       return values.some((v) => eq(actual, v));
     case 'NOT IN':
@@ -194,6 +220,66 @@ function setPath(
   setPath(context, relationship.target, nested, parent, rest);
 }
 
+/**
+ * A date or dateTime field takes an unquoted literal (`CloseDate > 2024-01-01`,
+ * `LastModifiedDate > 2024-01-01T00:00:00Z`); a quoted one is refused.
+ * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_select_dateformats.htm
+ */
+function checkLiteral(context: Context, object: string, condition: Condition): void {
+  const path = condition.field.split('.');
+  let target = object;
+  for (const step of path.slice(0, -1)) {
+    target = context.org.relationship(target, step)?.target ?? target;
+  }
+  const name = path.at(-1) ?? '';
+  const type = context.org.fields.get(target)?.get(name)?.type;
+  const quoted = [condition.literalType].flat().includes('STRING');
+  if ((type === 'date' || type === 'datetime') && quoted) {
+    throw new SoqlError(
+      'INVALID_FIELD',
+      `\n${context.soql}\n^\nERROR at Row:1:Column:1\nvalue of filter criterion for field '${name}' must be of type ${type === 'date' ? 'date' : 'dateTime'} and should not be enclosed in quotes`,
+    );
+  }
+}
+
+/**
+ * ORDER BY: each field ascending unless DESC; nulls first unless NULLS LAST (Salesforce's
+ * default for ascending order), last by default when descending.
+ * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_select_orderby.htm
+ */
+function sortRows(
+  context: Context,
+  object: string,
+  rows: SfRecord[],
+  orderBy: readonly { field?: string; order?: string; nulls?: string }[],
+): SfRecord[] {
+  if (orderBy.length === 0) return rows;
+  const keyed = rows.map((record) => ({
+    record,
+    keys: orderBy.map((o) => resolve(context, object, record, (o.field ?? '').split('.'))),
+  }));
+  keyed.sort((a, b) => {
+    for (const [i, o] of orderBy.entries()) {
+      const [x, y] = [a.keys[i], b.keys[i]];
+      const descending = o.order?.toUpperCase() === 'DESC';
+      const nullsFirst = o.nulls ? o.nulls.toUpperCase() === 'FIRST' : !descending;
+      if ((x ?? null) === null || (y ?? null) === null) {
+        if ((x ?? null) === (y ?? null)) continue;
+        return ((x ?? null) === null) === nullsFirst ? -1 : 1;
+      }
+      const n =
+        typeof x === 'number' && typeof y === 'number'
+          ? x - y
+          : typeof x === 'boolean' && typeof y === 'boolean'
+            ? Number(x) - Number(y)
+            : String(x).localeCompare(String(y));
+      if (n !== 0) return descending ? -n : n;
+    }
+    return 0;
+  });
+  return keyed.map((k) => k.record);
+}
+
 export function attributes(object: string, id: string, base = '/services/data/v59.0/sobjects') {
   return { type: object, url: `${base}/${object}/${id}` };
 }
@@ -221,16 +307,20 @@ export function runSoql(org: Org, soql: string, tooling = false): SfRecord[] {
   // Validate columns in order, so the first bad one is named (as Salesforce does).
   for (const column of columns) resolve(context, object, undefined, column);
   const where = tokens(parsed.where as WhereNode | undefined);
-  const rows: SfRecord[] = [];
-  for (const record of org.table(object).values()) {
-    const keep = evaluate(where, (c) =>
-      test(resolve(context, object, record, c.field.split('.')), c),
-    );
-    if (!keep) continue;
+  for (const token of where)
+    if (typeof token === 'object') checkLiteral(context, object, token.condition);
+  const matching = [...org.table(object).values()].filter((record) =>
+    evaluate(where, (c) => test(resolve(context, object, record, c.field.split('.')), c)),
+  );
+  const orderBy = [parsed.orderBy ?? []].flat() as {
+    field?: string;
+    order?: string;
+    nulls?: string;
+  }[];
+  const sorted = sortRows(context, object, matching, orderBy);
+  return sorted.slice(0, parsed.limit ?? sorted.length).map((record) => {
     const out: Record<string, unknown> = { attributes: attributes(object, record.Id) };
     for (const column of columns) setPath(context, object, out, record, column);
-    rows.push(out as SfRecord);
-    if (parsed.limit !== undefined && rows.length >= parsed.limit) break;
-  }
-  return rows;
+    return out as SfRecord;
+  });
 }

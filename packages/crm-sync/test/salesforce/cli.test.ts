@@ -11,7 +11,8 @@ import { buildCli } from './build-cli.js';
 import { e2eConfig, sessionEvents, toNdjson } from './events.js';
 import { useEmulator } from './helpers.js';
 
-const env = useEmulator({ pageSize: 300 });
+// `service-crm login` is a public PKCE client: its connected app does not require the secret.
+const env = useEmulator({ pageSize: 300, requireSecret: false });
 const packageDir = join(import.meta.dirname, '../..');
 const outDir = join(packageDir, 'node_modules/.cache/service-crm-test');
 const cli = join(outDir, 'cli.js');

@@ -44,7 +44,11 @@ describe('OAuth web server flow', () => {
 
   it('exchanges the code (verifier checked by the org), then reads the identity', async () => {
     const { emulator } = env;
-    const client = { clientId: emulator.clientId, loginUrl: emulator.url };
+    const client = {
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      loginUrl: emulator.url,
+    };
     const auth = createAuthorization({ ...client, redirectUri: 'http://127.0.0.1:9/callback' });
     const approved = await fetch(auth.url, { redirect: 'manual' });
     const callback = new URL(approved.headers.get('location') ?? '');
@@ -65,7 +69,11 @@ describe('OAuth web server flow', () => {
 
   it('refuses a callback whose state differs, and a wrong verifier, without leaking secrets', async () => {
     const { emulator } = env;
-    const client = { clientId: emulator.clientId, loginUrl: emulator.url };
+    const client = {
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      loginUrl: emulator.url,
+    };
     const auth = createAuthorization({ ...client, redirectUri: 'http://127.0.0.1:9/callback' });
     await expect(exchangeCode(client, auth, { code: 'x', state: 'forged' })).rejects.toThrow(
       /state/,
@@ -107,6 +115,7 @@ describe('session refresh', () => {
         SF_ACCESS_TOKEN: tokens.accessToken,
         SF_REFRESH_TOKEN: tokens.refreshToken,
         SF_CLIENT_ID: emulator.clientId,
+        SF_CLIENT_SECRET: emulator.clientSecret,
         SF_LOGIN_URL: emulator.url,
       },
       { retry: FAST_RETRY },
@@ -133,6 +142,7 @@ describe('session refresh', () => {
       ...tokens,
       refreshToken: '5Aep861notAValidRefreshTokenAtAll000000',
       clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
       loginUrl: emulator.url,
       retry: FAST_RETRY,
     });
@@ -147,28 +157,32 @@ describe('session refresh', () => {
 });
 
 describe('retries', () => {
-  it('retries 503 and lock errors, then succeeds', async () => {
+  it('retries 503 (jsforce) and lock errors (ours), then succeeds', async () => {
     const { emulator } = env;
     const connection = connectTo(emulator);
+    const before = emulator.count('GET', '/limits');
     emulator.inject({ kind: 'unavailable', path: '/limits', times: 2 });
     const usage = await connection.limits();
     expect(usage.max).toBe(100_000);
-    expect(connection.stats.retries).toBe(2);
+    expect(emulator.count('GET', '/limits') - before).toBe(3);
     const [account = ''] = seedOrg(emulator.org, { companies: 1 }).accounts;
     emulator.inject({ kind: 'lock', path: `/sobjects/Account/${account}` });
     await updateRecord(connection, 'Account', account, { Name: 'Unlocked' });
-    expect(connection.stats.retries).toBe(3);
+    expect(connection.stats.retries).toBe(1);
     expect(emulator.org.table('Account').get(account)?.Name).toBe('Unlocked');
   });
 
-  it('stops at the ceiling with an API-limit error that says when to resume', async () => {
+  it('stops at once on REQUEST_LIMIT_EXCEEDED (a rolling 24-hour limit: no retry), saying when to resume', async () => {
     const { emulator } = env;
     const connection = connectTo(emulator);
-    emulator.inject({ kind: 'request-limit', path: '/limits', times: 10 });
+    const before = emulator.count('GET', '/limits');
+    emulator.inject({ kind: 'request-limit', path: '/limits', times: 5 });
     const error = await connection.limits().catch((e) => e);
     expect(error).toBeInstanceOf(SalesforceApiLimitError);
     expect(error.message).toMatch(/rolling 24 hours/);
-    expect(connection.stats.calls.limits).toBe(5);
+    expect(emulator.count('GET', '/limits') - before).toBe(1);
+    expect(connection.stats.calls.limits).toBe(1);
+    expect(connection.stats.retries).toBe(0);
     emulator.verify();
     await connection.limits(); // the remaining injected faults are cleared by verify
   });

@@ -25,7 +25,11 @@ describe('end to end through the public API', () => {
     emulator.org.hidden.add('Lead.Title');
 
     // Connect: the web server flow with PKCE, as a browser would follow it.
-    const client = { clientId: emulator.clientId, loginUrl: emulator.url };
+    const client = {
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      loginUrl: emulator.url,
+    };
     const auth = createAuthorization({
       ...client,
       redirectUri: 'http://localhost:1717/OauthRedirect',

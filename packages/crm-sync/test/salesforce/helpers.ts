@@ -1,7 +1,11 @@
 // Shared set-up for the Salesforce tests: one emulator per test file, a connection to it,
 // and the suite-wide checks (every injected fault was hit; no DELETE request ever).
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { connect, type SalesforceConnection } from '../../src/salesforce.js';
+import {
+  type ConnectionOptions,
+  connect,
+  type SalesforceConnection,
+} from '../../src/salesforce.js';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/server.ts';
 
 /** Fast retries: the behaviour is what is tested, not the delays. */
@@ -25,7 +29,7 @@ export function useEmulator(options: EmulatorOptions = {}): { readonly emulator:
 
 export function connectTo(
   emulator: Emulator,
-  extra: { onRefresh?: () => void } = {},
+  extra: Pick<ConnectionOptions, 'onRefresh'> = {},
 ): SalesforceConnection {
   const tokens = emulator.issueTokens();
   return connect({
@@ -33,6 +37,7 @@ export function connectTo(
     accessToken: tokens.accessToken,
     refreshToken: tokens.refreshToken,
     clientId: emulator.clientId,
+    clientSecret: emulator.clientSecret,
     loginUrl: emulator.url,
     retry: FAST_RETRY,
     ...extra,
