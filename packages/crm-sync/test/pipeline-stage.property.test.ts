@@ -50,10 +50,9 @@ describe("computePipelineStage: the spec's table (section 3)", () => {
     expect(result.reason).not.toBe('');
   });
 
-  // Issue 12: a default org's Account Type values are `Customer - Direct` and `Customer - Channel`;
-  // the default rule becomes "any Type starting with `Customer`". Until that change reaches this
-  // branch the stage is Prospect, which `it.fails` expects: when it lands, drop `.fails`.
-  it.fails("issue 12 default rule: type 'Customer - Direct' is a Customer", () => {
+  // Issue 12: a default org's Account Type values are `Customer - Direct` and `Customer - Channel`,
+  // so the default rule is "any Type starting with `Customer`".
+  it("issue 12 default rule: type 'Customer - Direct' is a Customer", () => {
     expect(
       computePipelineStage({ accountType: 'Customer - Direct', opportunities: [] }).stage,
     ).toBe('Customer');
