@@ -36,6 +36,7 @@ export interface CrmLead extends CrmFieldValues {
   readonly ConvertedContactId?: string | null;
 }
 export interface CrmOpportunity {
+  readonly Id?: string;
   readonly AccountId?: string | null;
   readonly IsClosed: boolean;
   readonly IsWon: boolean;

@@ -307,6 +307,12 @@ export class Emulator {
     if (method === 'GET' && (rest === '/query' || rest === '/query/')) {
       return reply(...this.query(url.searchParams.get('q') ?? '', false));
     }
+    // QueryAll: the same query, records in the Recycle Bin included (IsDeleted true); its
+    // further pages come from the same /query/<locator> URLs.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_queryall.htm
+    if (method === 'GET' && (rest === '/queryAll' || rest === '/queryAll/')) {
+      return reply(...this.query(url.searchParams.get('q') ?? '', false, true));
+    }
     if (method === 'GET' && (rest === '/tooling/query' || rest === '/tooling/query/')) {
       this.org.refreshDefinitions();
       return reply(...this.query(url.searchParams.get('q') ?? '', true));
@@ -466,10 +472,10 @@ export class Emulator {
     };
   }
 
-  private query(soql: string, tooling: boolean): [number, unknown] {
+  private query(soql: string, tooling: boolean, all = false): [number, unknown] {
     let rows: SfRecord[];
     try {
-      rows = runSoql(this.org, soql, tooling);
+      rows = runSoql(this.org, soql, tooling, all);
     } catch (error) {
       if (error instanceof SoqlError) {
         return [400, [{ message: error.message, errorCode: error.errorCode }]];
@@ -607,6 +613,14 @@ export class Emulator {
         fields: [] as string[],
       };
     }
+    if (record.IsDeleted === true) {
+      // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+      return {
+        statusCode: 'ENTITY_IS_DELETED',
+        message: 'entity is deleted',
+        fields: [] as string[],
+      };
+    }
     const injected = this.org.recordErrors.get(id);
     if (injected) return { ...injected, fields: [] as string[] };
     if (object === 'Lead' && record.IsConverted === true) {
@@ -619,8 +633,7 @@ export class Emulator {
     const invalid = this.checkFields(object, values);
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;
-    Object.assign(record, fields, { LastModifiedDate: this.org.now() });
-    this.org.derive(object, record);
+    this.org.change(object, record, fields);
     return undefined;
   }
 
