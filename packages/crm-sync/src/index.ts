@@ -83,6 +83,7 @@ export {
   type PipelineStageResult,
 } from './pipeline-stage.js';
 export { planSync } from './plan.js';
+export { updateFields } from './plan-fields.js';
 export {
   type CreateStep,
   type CrmAccount,

@@ -26,6 +26,22 @@ export {
   type SaveResult,
   type TransportOptions,
 } from './salesforce/connection.js';
+export {
+  type CrmChanges,
+  type CrmChangesOptions,
+  DEFAULT_OVERLAP_SECONDS,
+  type ObjectRead,
+  RECYCLE_BIN_DAYS,
+  readCrmChanges,
+} from './salesforce/crm-changes.js';
+export {
+  type CrmSnapshotFile,
+  defaultSnapshotPath,
+  readSnapshotFile,
+  SNAPSHOT_FORMAT,
+  type SnapshotObjectState,
+  writeSnapshotFile,
+} from './salesforce/crm-snapshot.js';
 export { connectFromEnv, type EnvironmentConnectionOptions } from './salesforce/environment.js';
 export {
   type ApiUsage,

@@ -6,7 +6,7 @@ import type { FieldMetadata } from './catalogue.js';
 import type { FieldValue } from './objects.js';
 
 /** Salesforce answers DateTimes as `2026-03-02T09:00:00.000+0000`: read as an instant. */
-function instantOf(value: string): number {
+export function instantOf(value: string): number {
   return Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
 }
 

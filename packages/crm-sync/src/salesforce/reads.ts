@@ -101,7 +101,7 @@ export function invalidColumn(
 }
 
 /** The columns of the outer SELECT (subqueries of child records left out). */
-function selectedColumns(soql: string): string[] {
+export function selectedColumns(soql: string): string[] {
   const outer = soql.replace(/\(SELECT\s[^()]*\)/gi, '');
   const list = /^SELECT\s+(.*?)\s+FROM\s/is.exec(outer)?.[1] ?? '';
   return list
@@ -294,10 +294,10 @@ export async function readCrm(
 }
 
 /** The read options of `object` in a read of the CRM. */
-export function crmReadOptions(object: CrmObject, options: CrmReadOptions): ReadOptions {
+export function crmReadOptions(object: QueryObject, options: CrmReadOptions): ReadOptions {
   return {
     ...(object === 'Account' && options.ownerSync ? { ownerSync: true } : {}),
     unreadable: fieldsFor(object, options.unreadable ?? []),
-    fields: options.fields?.[object] ?? [],
+    fields: (object === 'Opportunity' ? undefined : options.fields?.[object]) ?? [],
   };
 }

@@ -276,7 +276,8 @@ export class Org {
   readonly unreadableObjects = new Set<string>();
   readonly feed: SfRecord[] = [];
   private sequence = 0;
-  private clock = Date.parse('2026-01-01T00:00:00.000Z');
+  /** How far the org's clock is ahead of this machine's (`advance`). */
+  private offset = 0;
   userId = '';
 
   constructor(profile: ProfileSetup = SYSTEM_ADMINISTRATOR) {
@@ -314,9 +315,19 @@ export class Org {
     );
   }
 
+  /** Time passes (between two runs of a sync, say): the next stamps are that much later. */
+  advance(seconds: number): void {
+    this.offset += seconds * 1000;
+  }
+
+  /**
+   * The server's time, in whole seconds as Salesforce stamps records (CreatedDate,
+   * LastModifiedDate, SystemModstamp are dateTimes: precision of one second).
+   * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/primitive_data_types.htm
+   */
   now(): string {
-    this.clock += 1000;
-    return new Date(this.clock).toISOString().replace('Z', '+0000');
+    const seconds = Math.floor((Date.now() + this.offset) / 1000) * 1000;
+    return new Date(seconds).toISOString().replace('Z', '+0000');
   }
 
   table(object: string): Map<string, SfRecord> {
