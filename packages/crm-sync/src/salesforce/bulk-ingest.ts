@@ -47,6 +47,13 @@ export interface IngestRequest {
   readonly beforeJob?: () => Promise<void>;
 }
 
+/** Appends `item` to the list kept under `key`. */
+export function append<K, V>(map: Map<K, V[]>, key: K, item: V): void {
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
+}
+
 /** The journal key holding the id of the job a step's record was uploaded in. */
 export const bulkJobKey = (key: string) => `bulk-job:${key}`;
 
@@ -84,7 +91,7 @@ export async function ingest(
   for (const row of request.rows) {
     const job = request.journal.get(bulkJobKey(row.key));
     if (job === undefined) fresh.push(row);
-    else byJob.set(job, [...(byJob.get(job) ?? []), row]);
+    else append(byJob, job, row);
   }
   for (const [id, rows] of byJob) {
     let info: JobInfo;
@@ -177,7 +184,7 @@ async function collect(
   const waiting = new Map<string, IngestRow[]>();
   for (const row of rows) {
     const identity = operation === 'update' ? `Id:${row.id}` : rowSignature(cellsOf(row));
-    waiting.set(identity, [...(waiting.get(identity) ?? []), row]);
+    append(waiting, identity, row);
   }
   const take = (cells: Record<string, string>) => waiting.get(identify(cells))?.shift();
   for (const cells of await ingestResults(connection, info.id, 'successfulResults')) {

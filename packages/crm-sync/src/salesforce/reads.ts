@@ -15,6 +15,8 @@ import {
   type QueryObject,
   type QueryOptions,
 } from '../index.js';
+import { type BulkOptions, DEFAULT_PAGE_SIZE, DEFAULT_READ_THRESHOLD } from './bulk-options.js';
+import { type BulkReadOptions, readInBulk } from './bulk-query.js';
 import type { SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
 
@@ -25,15 +27,22 @@ export interface QueryPage<T> {
   readonly records: T[];
 }
 
-/** Runs one SOQL query and follows `nextRecordsUrl` to the last page. */
+/**
+ * Runs one SOQL query and follows `nextRecordsUrl` to the last page; with `bulk`, a query
+ * whose first page counts at least `bulk.threshold` records is read by a Bulk API 2.0 job.
+ */
 export async function queryAll<T = Record<string, unknown>>(
   connection: SalesforceConnection,
   soql: string,
-  options: { readonly tooling?: boolean } = {},
+  options: { readonly tooling?: boolean; readonly bulk?: BulkReadOptions | undefined } = {},
 ): Promise<T[]> {
   const path = `${options.tooling ? '/tooling' : ''}/query?q=${encodeURIComponent(soql)}`;
   const operation = options.tooling ? 'tooling' : 'query';
   let page = (await connection.rest<QueryPage<T>>('GET', path, { operation })).body;
+  if (options.bulk && !page.done) {
+    const all = await readInBulk<T>(connection, soql, page.totalSize, options.bulk);
+    if (all) return all;
+  }
   const records = [...page.records];
   while (!page.done && page.nextRecordsUrl) {
     page = (await connection.rest<QueryPage<T>>('GET', page.nextRecordsUrl, { operation })).body;
@@ -94,7 +103,10 @@ export interface ReadResult<T> {
   readonly dropped: string[];
 }
 
-export type ReadOptions = Omit<QueryOptions, 'maxLength'>;
+export type ReadOptions = Omit<QueryOptions, 'maxLength'> & {
+  /** Read large results through Bulk API 2.0 query jobs (see `queryAll`). */
+  readonly bulk?: Omit<BulkReadOptions, 'fields'> | undefined;
+};
 
 /**
  * Reads every record of `object` the query selects, leaving out unreadable columns
@@ -105,9 +117,9 @@ export async function readRecords<T = Record<string, unknown>>(
   object: QueryObject,
   options: ReadOptions = {},
 ): Promise<ReadResult<T>> {
-  const visible = new Set(
-    (await describeFields(connection, object)).map((f) => f.name.toLowerCase()),
-  );
+  const described = await describeFields(connection, object);
+  const visible = new Set(described.map((f) => f.name.toLowerCase()));
+  const bulk = options.bulk && { ...options.bulk, fields: described };
   const wanted = buildQuery(object, { ...options, limit: 1 }).flatMap(selectedColumns);
   const dropped = [...new Set(wanted)].filter(
     (column) => !column.includes('.') && !visible.has(column.toLowerCase()),
@@ -117,7 +129,7 @@ export async function readRecords<T = Record<string, unknown>>(
     const queries = buildQuery(object, { ...options, unreadable: [...unreadable] });
     try {
       const records: T[] = [];
-      for (const soql of queries) records.push(...(await queryAll<T>(connection, soql)));
+      for (const soql of queries) records.push(...(await queryAll<T>(connection, soql, { bulk })));
       return { records, dropped };
     } catch (error) {
       if (!(error instanceof SalesforceError) || error.errorCode !== 'INVALID_FIELD') throw error;
@@ -136,6 +148,8 @@ export interface CrmReadOptions {
   readonly ownerSync?: boolean;
   /** Fields known to be unreadable, as `Object.Field` or `Field` (applies to every object). */
   readonly unreadable?: readonly string[];
+  /** Read objects with at least `readThreshold` (default 10,000) records through query jobs. */
+  readonly bulk?: BulkOptions | false;
 }
 
 export interface CrmRead extends CrmSnapshot {
@@ -167,10 +181,20 @@ export async function readCrm(
   options: CrmReadOptions = {},
 ): Promise<CrmRead> {
   const unreadable = options.unreadable ?? [];
+  const bulk = options.bulk === false ? undefined : (options.bulk ?? {});
   const read = <T>(object: QueryObject) =>
     readRecords<T>(connection, object, {
       ...(object === 'Account' && options.ownerSync ? { ownerSync: true } : {}),
       unreadable: fieldsFor(object, unreadable),
+      ...(bulk
+        ? {
+            bulk: {
+              threshold: bulk.readThreshold ?? DEFAULT_READ_THRESHOLD,
+              pageSize: bulk.pageSize ?? DEFAULT_PAGE_SIZE,
+              ...(bulk.polling ? { polling: bulk.polling } : {}),
+            },
+          }
+        : {}),
     });
   const accounts = await read<CrmAccount>('Account');
   const contacts = await read<CrmContact>('Contact');

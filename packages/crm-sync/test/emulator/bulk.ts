@@ -1,6 +1,6 @@
 // Bulk API 2.0 on the emulated org: ingest jobs (create, upload CSV, UploadComplete or
 // Aborted, job info, successful/failed/unprocessed results) and query jobs (create, job info,
-// paged CSV results), plus the Record Count resource a client reads to choose Bulk API 2.0.
+// paged CSV results).
 // Jobs are processed when polled, so a test decides how many polls a job takes, whether it
 // fails part-way and which records fail; results come back in an order unlike the upload's.
 // https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/bulk_api_2_0.htm
@@ -81,7 +81,6 @@ export class BulkApi {
     query: URLSearchParams,
     body: string,
   ): BulkAnswer | undefined {
-    if (method === 'GET' && rest === '/limits/recordCount') return this.recordCount(query);
     const match = /^\/jobs\/(ingest|query)\/?([\w]+)?(\/[\w]+)?\/?$/.exec(rest);
     if (!match) return undefined;
     const kind = match[1] as Job['kind'];
@@ -99,19 +98,6 @@ export class BulkApi {
     if (method === 'GET' && kind === 'query' && part === '/results')
       return this.queryResults(job, query);
     return undefined;
-  }
-
-  /**
-   * Record Count: `{ sObjects: [{ count, name }] }` for the listed objects (unknown ones are
-   * left out).
-   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_record_count.htm
-   */
-  private recordCount(query: URLSearchParams): BulkAnswer {
-    const names = (query.get('sObjects') ?? '').split(',').filter((n) => this.org.records.has(n));
-    return {
-      status: 200,
-      body: { sObjects: names.map((name) => ({ count: this.org.table(name).size, name })) },
-    };
   }
 
   /**
