@@ -1,7 +1,8 @@
 // Bulk API 2.0 on the emulated org: ingest jobs (create, upload CSV, UploadComplete or
 // Aborted, job info, successful/failed/unprocessed results) and query jobs (create, job info,
 // paged CSV results).
-// Jobs are processed when polled, so a test decides how many polls a job takes, whether it
+// Time passes one API request at a time: a closed job is processed after `pollsBeforeDone`
+// further requests (whoever sends them), so a test decides how long a job takes, whether it
 // fails part-way and which records fail; results come back in an order unlike the upload's.
 // https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/bulk_api_2_0.htm
 import { randomBytes } from 'node:crypto';
@@ -54,7 +55,7 @@ const error = (status: number, errorCode: string, message: string): BulkAnswer =
 
 export class BulkApi {
   readonly jobs = new Map<string, Job>();
-  /** Job-info polls that answer InProgress before a job is processed (default 0). */
+  /** API requests after its close during which a job is InProgress (default 0). */
   pollsBeforeDone = 0;
   /** The next ingest job stops after this many rows and ends `Failed` with this message. */
   failNextJob: { after: number; message: string } | undefined;
@@ -67,6 +68,16 @@ export class BulkApi {
     this.org = org;
     this.writer = writer;
     this.resultsPageSize = resultsPageSize;
+  }
+
+  /** One API request's worth of time: closed jobs move on, and are processed in turn. */
+  tick(): void {
+    for (const job of this.jobs.values()) {
+      if (job.state !== 'UploadComplete' && job.state !== 'InProgress') continue;
+      job.polls += 1;
+      if (job.polls > this.pollsBeforeDone) this.process(job);
+      else job.state = 'InProgress';
+    }
   }
 
   /** The ingest jobs created so far, by operation (the suite checks none deletes). */
@@ -91,7 +102,7 @@ export class BulkApi {
     // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
     if (!job || job.kind !== kind)
       return error(404, 'NOT_FOUND', 'The requested resource does not exist');
-    if (method === 'GET' && !part) return { status: 200, body: this.info(job, true) };
+    if (method === 'GET' && !part) return { status: 200, body: this.info(job) };
     if (method === 'PATCH' && !part) return this.changeState(job, body);
     if (method === 'PUT' && part === '/batches' && kind === 'ingest') return this.upload(job, body);
     if (method === 'GET' && kind === 'ingest' && part) return this.ingestResults(job, part);
@@ -153,22 +164,16 @@ export class BulkApi {
         .map((c) => c.trim());
     }
     this.jobs.set(id, job);
-    return { status: 200, body: this.info(job, false) };
+    return { status: 200, body: this.info(job) };
   }
 
   /**
-   * Job info, as Get Information About an Ingest Job / a Query Job shows it. A poll moves a
-   * closed job on: InProgress for `pollsBeforeDone` polls, then processed (JobComplete, or
-   * Failed with `errorMessage`).
+   * Job info, as Get Information About an Ingest Job / a Query Job shows it: a closed job is
+   * UploadComplete, then InProgress, then JobComplete or Failed (with `errorMessage`).
    * https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/get_job_info.htm
    * https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/query_get_one_job.htm
    */
-  private info(job: Job, poll: boolean): Record<string, unknown> {
-    if (poll && (job.state === 'UploadComplete' || job.state === 'InProgress')) {
-      job.polls += 1;
-      if (job.polls > this.pollsBeforeDone) this.process(job);
-      else job.state = 'InProgress';
-    }
+  private info(job: Job): Record<string, unknown> {
     const processed =
       job.kind === 'ingest' ? job.results.filter(Boolean).length : job.records.length;
     return {
@@ -233,7 +238,7 @@ export class BulkApi {
         `Cannot change the state of job ${job.id} from ${job.state} to ${state}`,
       );
     }
-    return { status: 200, body: this.info(job, false) };
+    return { status: 200, body: this.info(job) };
   }
 
   private process(job: Job): void {

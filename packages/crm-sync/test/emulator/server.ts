@@ -300,6 +300,7 @@ export class Emulator {
       });
     }
     this.apiUsed += 1;
+    this.bulk.tick();
     const limitInfo = { 'sforce-limit-info': `api-usage=${this.apiUsed}/${this.apiMax}` };
     const reply = (status: number, payload: unknown) => send(status, payload, limitInfo);
     if (fault_?.kind === 'unavailable') return reply(503, ERRORS.unavailable);
