@@ -20,6 +20,8 @@ import {
   type SyncPlan,
   type UpdateStep,
 } from '../index.js';
+import { createInBulk, updateInBulk } from './bulk-apply.js';
+import type { BulkOptions } from './bulk-options.js';
 import type { SalesforceConnection } from './connection.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from './errors.js';
 import { type ApplyJournal, inFlightKey, memoryJournal, stepKey } from './journal.js';
@@ -84,6 +86,12 @@ export interface ApplyOptions {
    * describe shows as not createable/updateable.
    */
   readonly omitFields?: readonly string[];
+  /**
+   * Bulk API 2.0 for the updates and creates of an object with at least `writeThreshold`
+   * (default 2,000) of them; `false` writes everything through composite calls and single
+   * creates. See `BulkOptions`.
+   */
+  readonly bulk?: BulkOptions | false;
 }
 
 export interface ApplyResult {
@@ -172,11 +180,26 @@ export async function applyPlan(
     await applyUpdates(
       connection,
       steps.filter((s): s is UpdateStep => s.type === 'update'),
-      { journal, outcomes, guard, refused },
+      { journal, outcomes, guard, refused, bulk: options.bulk ?? {} },
       (n) => progress('update', n),
     );
+    if (options.bulk !== false) {
+      await createInBulk(
+        connection,
+        steps.filter((s): s is CreateStep => s.type === 'create'),
+        {
+          journal,
+          outcomes,
+          guard,
+          progress: (n) => progress('create', n),
+          options: options.bulk ?? {},
+          createdIds,
+          autoAssign: options.autoAssign !== false,
+        },
+      );
+    }
     for (const step of steps) {
-      if (step.type !== 'create') continue;
+      if (step.type !== 'create' || outcomes.has(step)) continue;
       await guard();
       outcomes.set(
         step,
@@ -232,10 +255,16 @@ interface RunState {
 async function applyUpdates(
   connection: SalesforceConnection,
   updates: readonly UpdateStep[],
-  { journal, outcomes, guard, refused }: RunState & { readonly guard: () => Promise<void> },
+  {
+    journal,
+    outcomes,
+    guard,
+    refused,
+    bulk,
+  }: RunState & { readonly guard: () => Promise<void>; readonly bulk: BulkOptions | false },
   progress: (n: number) => void,
 ): Promise<void> {
-  const todo: UpdateStep[] = [];
+  let todo: UpdateStep[] = [];
   const unsure: UpdateStep[] = [];
   for (const step of updates) {
     const key = stepKey(step);
@@ -269,6 +298,15 @@ async function applyUpdates(
   }
   await journal.record(Object.fromEntries([...confirmed].map((s) => [stepKey(s), s.id])));
   progress(updates.length - todo.length);
+  if (bulk !== false) {
+    todo = await updateInBulk(connection, todo, {
+      journal,
+      outcomes,
+      guard,
+      progress,
+      options: bulk,
+    });
+  }
   for (const batch of chunk(todo, COMPOSITE_BATCH_LIMIT)) {
     await guard();
     await journal.record(Object.fromEntries(batch.map((s) => [inFlightKey(stepKey(s)), s.id])));

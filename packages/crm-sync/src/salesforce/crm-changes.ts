@@ -26,6 +26,7 @@ import {
   type CrmReadOptions,
   crmReadOptions,
   type ReadOptions,
+  readAccountsWithStage,
   readRecords,
   STAGE_SUBQUERY,
   selectedColumns,
@@ -99,6 +100,8 @@ interface ObjectResult {
   readonly columns: string[];
   /** The state continued from; undefined for a full read. */
   readonly state: SnapshotObjectState | undefined;
+  /** Accounts read in full: the records and their Opportunity facts. */
+  readonly staged?: { accounts: CrmAccount[]; opportunities: CrmOpportunity[] };
 }
 
 /**
@@ -137,6 +140,18 @@ export async function readCrmChanges(
     Contact: continuing('Contact'),
     Lead: continuing('Lead'),
   };
+  /** Every Account with its stage facts (through jobs in a large org). */
+  const readAllAccounts = async (): Promise<ObjectResult> => {
+    const base = optionsOf('Account');
+    const read = await readAccountsWithStage(connection, base);
+    return {
+      rows: read.accounts as unknown as Row[],
+      dropped: read.dropped,
+      state: undefined,
+      columns: columnsOf('Account', base),
+      staged: read,
+    };
+  };
   const read = async (object: QueryObject, extra: ReadOptions = {}): Promise<ObjectResult> => {
     const state = states[object];
     const base = optionsOf(object);
@@ -164,13 +179,15 @@ export async function readCrmChanges(
 
   // Changes committed while the read runs have later stamps, or fall in the next overlap.
   const readStart = new Date(now()).toISOString();
-  const accounts = await read('Account', { children: [STAGE_SUBQUERY] });
+  const accounts = states.Account
+    ? await read('Account', { children: [STAGE_SUBQUERY] })
+    : await readAllAccounts();
   const contacts = await read('Contact');
   const leads = await read('Lead');
   // Changed Opportunities only when continuing: a full read has them all from the subquery.
   const changedOpportunities = states.Opportunity ? await read('Opportunity') : undefined;
 
-  const staged = withOpportunities(accounts.rows);
+  const staged = accounts.staged ?? withOpportunities(accounts.rows);
   const mergedAccounts = merge<CrmAccount>(
     accounts.state ? (previous?.accounts ?? []) : [],
     staged.accounts as unknown as Row[],

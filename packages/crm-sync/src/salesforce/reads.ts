@@ -17,6 +17,8 @@ import {
   type QueryObject,
   type QueryOptions,
 } from '../index.js';
+import { type BulkOptions, DEFAULT_PAGE_SIZE, DEFAULT_READ_THRESHOLD } from './bulk-options.js';
+import { type BulkReadOptions, readInBulk } from './bulk-query.js';
 import type { SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
 
@@ -31,13 +33,21 @@ export interface QueryCallOptions {
   readonly tooling?: boolean;
   /**
    * Through the QueryAll resource: records in the Recycle Bin come back too, with
-   * `IsDeleted` true (how an incremental read learns of deletions).
+   * `IsDeleted` true (how an incremental read learns of deletions). Never through a job.
    * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_queryall.htm
    */
   readonly includeDeleted?: boolean;
+  /**
+   * A query whose first page counts at least `bulk.threshold` records is read by a Bulk API
+   * 2.0 job; one with a child subquery (which jobs cannot run) throws `TooManyForSubquery`.
+   */
+  readonly bulk?: BulkReadOptions | undefined;
 }
 
-/** Runs one SOQL query and follows `nextRecordsUrl` to the last page. */
+/** A query with a child subquery matched more records than the bulk threshold. */
+export class TooManyForSubquery extends Error {}
+
+/** Runs one SOQL query and follows `nextRecordsUrl` to the last page (or see `bulk`). */
 export async function queryAll<T = Record<string, unknown>>(
   connection: SalesforceConnection,
   soql: string,
@@ -51,6 +61,12 @@ export async function queryAll<T = Record<string, unknown>>(
   const path = `${resource}?q=${encodeURIComponent(soql)}`;
   const operation = options.tooling ? 'tooling' : 'query';
   let page = (await connection.rest<QueryPage<T>>('GET', path, { operation })).body;
+  if (options.bulk && !page.done) {
+    if (page.totalSize >= options.bulk.threshold && /\(\s*SELECT\s/i.test(soql))
+      throw new TooManyForSubquery();
+    const all = await readInBulk<T>(connection, soql, page.totalSize, options.bulk);
+    if (all) return all;
+  }
   const records = [...page.records];
   while (!page.done && page.nextRecordsUrl) {
     page = (await connection.rest<QueryPage<T>>('GET', page.nextRecordsUrl, { operation })).body;
@@ -143,10 +159,13 @@ export interface ReadResult<T> {
   readonly dropped: string[];
 }
 
-export interface ReadOptions extends Omit<QueryOptions, 'maxLength'>, QueryCallOptions {
+export interface ReadOptions extends Omit<QueryOptions, 'maxLength'> {
+  readonly includeDeleted?: boolean;
+  /** Read large results through Bulk API 2.0 query jobs (see `queryAll`). */
+  readonly bulk?: Omit<BulkReadOptions, 'fields'> | undefined;
   /**
    * Columns already known to be unreadable (from an earlier read): left out without asking
-   * describe first. Default: ask describe.
+   * describe first (and then never through a job, which types its CSV by describe).
    */
   readonly knownDropped?: readonly string[];
 }
@@ -161,8 +180,11 @@ export async function readRecords<T = Record<string, unknown>>(
   object: QueryObject,
   options: ReadOptions = {},
 ): Promise<ReadResult<T>> {
-  const { knownDropped, tooling: _tooling, includeDeleted, ...query } = options;
-  const dropped = knownDropped ? [...knownDropped] : await hiddenColumns(connection, object, query);
+  const { knownDropped, includeDeleted, bulk: bulkOptions, ...query } = options;
+  const described = knownDropped ? undefined : await describeFields(connection, object);
+  const dropped = knownDropped ? [...knownDropped] : hiddenColumns(object, query, described ?? []);
+  const bulk =
+    bulkOptions && described && !includeDeleted ? { ...bulkOptions, fields: described } : undefined;
   const unreadable = new Set([...(query.unreadable ?? []), ...dropped]);
   const relationships = (query.children ?? []).map((c) => c.relationship);
   for (;;) {
@@ -172,6 +194,7 @@ export async function readRecords<T = Record<string, unknown>>(
       for (const soql of queries) {
         const page = await queryAll<T>(connection, soql, {
           includeDeleted: includeDeleted === true,
+          bulk,
         });
         await followChildren(connection, page as Record<string, unknown>[], relationships);
         records.push(...page);
@@ -190,14 +213,12 @@ export async function readRecords<T = Record<string, unknown>>(
 }
 
 /** The selected columns describe does not show the user (hidden by field-level security). */
-async function hiddenColumns(
-  connection: SalesforceConnection,
+function hiddenColumns(
   object: QueryObject,
   query: Omit<QueryOptions, 'maxLength'>,
-): Promise<string[]> {
-  const visible = new Set(
-    (await describeFields(connection, object)).map((f) => f.name.toLowerCase()),
-  );
+  described: readonly DescribeField[],
+): string[] {
+  const visible = new Set(described.map((f) => f.name.toLowerCase()));
   const wanted = buildQuery(object, { ...query, limit: 1 }).flatMap(selectedColumns);
   return [...new Set(wanted)].filter(
     (column) => !column.includes('.') && !visible.has(column.toLowerCase()),
@@ -211,6 +232,8 @@ export interface CrmReadOptions {
   readonly unreadable?: readonly string[];
   /** Columns to read beside the baseline, per object (e.g. the Service fields a plan may set). */
   readonly fields?: Readonly<Partial<Record<CrmObject, readonly string[]>>>;
+  /** Read objects with at least `readThreshold` (default 10,000) records through query jobs. */
+  readonly bulk?: BulkOptions | false;
 }
 
 export interface CrmRead extends CrmSnapshot {
@@ -275,13 +298,14 @@ export async function readCrm(
   connection: SalesforceConnection,
   options: CrmReadOptions = {},
 ): Promise<CrmRead> {
-  const read = <T>(object: CrmObject, extra: ReadOptions = {}) =>
-    readRecords<T>(connection, object, { ...crmReadOptions(object, options), ...extra });
-  const accounts = await read<Record<string, unknown>>('Account', { children: [STAGE_SUBQUERY] });
+  const read = <T>(object: CrmObject) =>
+    readRecords<T>(connection, object, crmReadOptions(object, options));
+  const accounts = await readAccountsWithStage(connection, crmReadOptions('Account', options));
   const contacts = await read<CrmContact>('Contact');
   const leads = await read<CrmLead>('Lead');
   return {
-    ...withOpportunities(accounts.records),
+    accounts: accounts.accounts,
+    opportunities: accounts.opportunities,
     contacts: contacts.records,
     leads: leads.records,
     dropped: {
@@ -295,9 +319,53 @@ export async function readCrm(
 
 /** The read options of `object` in a read of the CRM. */
 export function crmReadOptions(object: QueryObject, options: CrmReadOptions): ReadOptions {
+  const bulk = options.bulk === false ? undefined : (options.bulk ?? {});
   return {
     ...(object === 'Account' && options.ownerSync ? { ownerSync: true } : {}),
     unreadable: fieldsFor(object, options.unreadable ?? []),
     fields: (object === 'Opportunity' ? undefined : options.fields?.[object]) ?? [],
+    ...(bulk
+      ? {
+          bulk: {
+            threshold: bulk.readThreshold ?? DEFAULT_READ_THRESHOLD,
+            pageSize: bulk.pageSize ?? DEFAULT_PAGE_SIZE,
+            ...(bulk.polling ? { polling: bulk.polling } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Accounts with the Opportunity facts of Pipeline Stage from one subquery. An org with more
+ * Accounts than the bulk threshold reads them through a query job instead, and the
+ * Opportunities through another (jobs cannot run subqueries): the same facts.
+ */
+export async function readAccountsWithStage(
+  connection: SalesforceConnection,
+  options: ReadOptions,
+): Promise<{ accounts: CrmAccount[]; opportunities: CrmOpportunity[]; dropped: string[] }> {
+  try {
+    const { records, dropped } = await readRecords<Record<string, unknown>>(connection, 'Account', {
+      ...options,
+      children: [STAGE_SUBQUERY],
+    });
+    return { ...withOpportunities(records), dropped };
+  } catch (error) {
+    if (!(error instanceof TooManyForSubquery)) throw error;
+  }
+  const accounts = await readRecords<CrmAccount>(connection, 'Account', options);
+  const opportunities = await readRecords<Record<string, unknown>>(connection, 'Opportunity', {
+    ...(options.bulk ? { bulk: options.bulk } : {}),
+    fields: STAGE_SUBQUERY.fields,
+    where: [{ field: 'AccountId', op: '!=', value: null }],
+  });
+  return {
+    accounts: accounts.records,
+    opportunities: opportunities.records.map(
+      ({ Id, AccountId, IsClosed, IsWon, SystemModstamp }) =>
+        ({ Id, AccountId, IsClosed, IsWon, SystemModstamp }) as unknown as CrmOpportunity,
+    ),
+    dropped: accounts.dropped,
   };
 }

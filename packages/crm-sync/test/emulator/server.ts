@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BulkApi } from './bulk.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import { attributes, runSoql, SoqlError } from './soql.ts';
@@ -107,6 +108,8 @@ export class Emulator {
   readonly rotateRefreshTokens: boolean;
   /** Metadata component failures to inject: fullName -> error. */
   readonly componentErrors = new Map<string, { statusCode: string; message: string }>();
+  /** Bulk API 2.0 jobs, with the knobs for slow and failing ones. */
+  readonly bulk: BulkApi;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -116,6 +119,10 @@ export class Emulator {
     this.clientSecret = options.clientSecret ?? 'emulator-secret';
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
+    this.bulk = new BulkApi(this.org, {
+      create: (object, values) => this.create(object, values),
+      update: (object, id, values) => this.update(object, id, values),
+    });
     this.schema =
       options.validateSchema === false ? { missing: 'validation turned off' } : loadSchema();
   }
@@ -293,6 +300,7 @@ export class Emulator {
       });
     }
     this.apiUsed += 1;
+    this.bulk.tick();
     const limitInfo = { 'sforce-limit-info': `api-usage=${this.apiUsed}/${this.apiMax}` };
     const reply = (status: number, payload: unknown) => send(status, payload, limitInfo);
     if (fault_?.kind === 'unavailable') return reply(503, ERRORS.unavailable);
@@ -365,6 +373,8 @@ export class Emulator {
         { message, errorCode: statusCode, ...(fields.length > 0 ? { fields } : {}) },
       ]);
     }
+    const bulk = this.bulk.handle(method, rest, url.searchParams, body);
+    if (bulk) return send(bulk.status, bulk.body, { ...limitInfo, ...bulk.headers });
     return reply(404, ERRORS.notFound);
   }
 
