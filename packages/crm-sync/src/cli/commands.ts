@@ -17,8 +17,9 @@ import { applyPlan } from '../salesforce/apply.js';
 import type { SalesforceConnection } from '../salesforce/connection.js';
 import { planFieldSetup, setUpFields } from '../salesforce/fields.js';
 import { fileJournal } from '../salesforce/journal.js';
-import { readCrm, readRecords } from '../salesforce/reads.js';
+import { readRecords } from '../salesforce/reads.js';
 import type { SyncConfig } from './config.js';
+import { budgetFor, type CrmSourceOptions, crmSource } from './crm-source.js';
 import { bar, CliError, EXIT, type ExitCode, type Io } from './output.js';
 
 export async function fieldsPlan(
@@ -186,44 +187,55 @@ async function observe(path: string, workspace: string, io: Io): Promise<Observe
 }
 
 export async function sync(
-  connection: SalesforceConnection,
+  connection: SalesforceConnection | undefined,
   io: Io,
-  options: { events: string; dryRun: boolean; json: boolean; journal: string; config: SyncConfig },
+  options: {
+    events: string;
+    dryRun: boolean;
+    json: boolean;
+    journal: string;
+    config: SyncConfig;
+    delta: CrmSourceOptions & { full: boolean; apiReserve: number | undefined };
+  },
 ): Promise<ExitCode> {
   const { config } = options;
   const observed = await observe(options.events, config.workspace, io);
-  const crm = await readCrm(connection, {
-    ownerSync: config.ownerSync,
-    unreadable: config.unreadable,
-  });
-  for (const [object, dropped] of Object.entries(crm.dropped)) {
-    if (dropped.length > 0)
-      io.err(`${object}: not readable by the connected user, left out: ${dropped.join(', ')}`);
-  }
+  const source = await crmSource(connection, io, options.delta);
   const plan = planSync({
-    crm,
+    crm: source.crm,
     observed,
     settings: config.settings,
     motions: config.motions,
     facts: config.facts,
+    full: options.delta.full,
+  });
+  if (!options.dryRun) await source.keep();
+  const { estimate, budget } = await budgetFor(connection, io, plan, {
+    dryRun: options.dryRun,
+    json: options.json,
+    ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
   });
   const journal = options.dryRun ? undefined : await fileJournal(options.journal);
   const result = await applyPlan(connection, plan, {
     dryRun: options.dryRun,
     autoAssign: config.autoAssign,
     omitFields: config.unreadable,
+    ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
   });
   // A finished run starts the next one afresh; a stopped one leaves the journal to resume from.
   if (journal && !result.stopped) await journal.clear?.();
+  const calls = connection?.totalCalls ?? 0;
   if (options.json) {
     io.out(
       JSON.stringify({
         summary: plan.summary,
         counts: result.counts,
         stopped: result.stopped,
-        calls: connection.stats.calls,
+        calls: connection?.stats.calls ?? {},
+        reads: source.changes?.reads,
+        budget: { estimate, ...(budget ? { usage: budget.usage, reserve: budget.reserve } : {}) },
         outcomes: result.outcomes,
       }),
     );
@@ -242,7 +254,7 @@ export async function sync(
     }
     const c = result.counts;
     io.out(
-      `${options.dryRun ? 'Dry run: ' : ''}${c.written} written, ${c.planned} planned, ${c['already-done']} already done, ${c.skipped} skipped, ${c.failed} failed, ${c.pending} pending; ${connection.totalCalls} API calls.`,
+      `${options.dryRun ? 'Dry run: ' : ''}${c.written} written, ${c.planned} planned, ${c['already-done']} already done, ${c.skipped} skipped, ${c.failed} failed, ${c.pending} pending; ${calls} API calls.`,
     );
     if (result.stopped) io.err(result.stopped.message);
   }

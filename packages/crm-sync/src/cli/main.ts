@@ -5,6 +5,7 @@ import { SalesforceError, SalesforcePermissionError } from '../salesforce/errors
 import { fieldsApply, fieldsExport, fieldsPlan, stage, sync } from './commands.js';
 import { loadConfig } from './config.js';
 import { defaultTokenFile, resolveConnection } from './credentials.js';
+import { parseReserve, snapshotCommand } from './crm-source.js';
 import { login } from './login.js';
 import { CliError, EXIT, type ExitCode, type Io } from './output.js';
 
@@ -17,6 +18,8 @@ Commands:
   fields export [--out DIR]   Write the fields as source format (package.xml, permission set)
   stage [--account ID]        Pipeline Stage of every Account (or one)
   sync --events FILE.ndjson   Plan and apply a sync of observed activity [--dry-run]
+        [--full] [--full-read] [--snapshot FILE (with --dry-run: offline)] [--api-reserve N]
+  snapshot [--out FILE]       Write the org's records as a CRM snapshot file (for sync --snapshot)
 
 Connection (default: the token file written by login):
   --instance-url URL  --access-token TOKEN   or SF_INSTANCE_URL, SF_ACCESS_TOKEN
@@ -47,6 +50,11 @@ const OPTIONS = {
   journal: { type: 'string' },
   events: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  full: { type: 'boolean' },
+  'full-read': { type: 'boolean' },
+  snapshot: { type: 'string' },
+  'api-reserve': { type: 'string' },
+  'permission-set': { type: 'string' },
   account: { type: 'string' },
   out: { type: 'string' },
   port: { type: 'string' },
@@ -121,12 +129,33 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
       unexpected([sub, ...extra]);
       if (!values.events) throw new CliError(EXIT.usage, 'sync needs --events FILE.ndjson');
       const config = await loadConfig(values.config);
-      return sync(await connection(), io, {
+      if (values.snapshot && !values['dry-run'])
+        throw new CliError(EXIT.usage, '--snapshot plans offline: use it with --dry-run');
+      return sync(values.snapshot ? undefined : await connection(), io, {
         events: values.events,
         dryRun: values['dry-run'] === true,
         json,
         journal: values.journal ?? join(tokenFile, '..', 'sync-journal.json'),
         config,
+        delta: {
+          snapshot: values.snapshot,
+          fullRead: values['full-read'] === true,
+          full: values.full === true,
+          apiReserve: parseReserve(values['api-reserve']),
+          tokenFile,
+          config,
+        },
+      });
+    }
+    case 'snapshot': {
+      unexpected([sub, ...extra]);
+      const config = await loadConfig(values.config);
+      return snapshotCommand(await connection(), io, {
+        out: values.out ?? 'crm-snapshot.json',
+        fullRead: values['full-read'] === true,
+        tokenFile,
+        config,
+        json,
       });
     }
     default:
