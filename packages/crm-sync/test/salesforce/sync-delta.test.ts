@@ -185,4 +185,25 @@ describe('sync writes and reads only what changed', { timeout: 120_000 }, () => 
     expect(refused.code).toBe(2);
     expect(refused.err.join('\n')).toMatch(/is not a CRM snapshot written by service-crm/);
   });
+
+  it('prints the API budget on a dry run, and a real run that would cross the reserve does not start', async () => {
+    later(5 * HOUR);
+    const { emulator } = env;
+    const dry = await run(['sync', '--events', events, '--dry-run', '--full']);
+    expect(dry.code).toBe(0);
+    // 400 updates: 2 composite calls of 200, and the limit check before them.
+    expect(dry.out.join('\n')).toMatch(
+      /API budget: reads made \d+ calls; the writes would make 3 \(2 composite, 0 for creates, 0 feed posts, 1 limit check\); the org has \d+ of 15000 calls left today \(reserve 300\): \d+ would be left\./,
+    );
+    emulator.setApiUsed(15000 - 300 - 2); // 302 left: 3 calls would leave 299, under 300
+    const from = emulator.requests.length;
+    const refused = await run(['sync', '--events', events, '--full']);
+    expect(refused.code).toBe(5);
+    expect(refused.err.join('\n')).toMatch(/under the reserve\. Not started/);
+    expect(writesOf(emulator.requests.slice(from))).toEqual([]);
+    const allowed = await run(['sync', '--events', events, '--full', '--api-reserve', '0']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.out.join('\n')).toMatch(/400 written/);
+    emulator.setApiUsed(0);
+  });
 });
