@@ -12,6 +12,14 @@ export {
   type StepStatus,
 } from './salesforce/apply.js';
 export {
+  type Budget,
+  CALLS_PER_JOB,
+  checkBudget,
+  defaultReserve,
+  estimateWriteCalls,
+  type WriteEstimate,
+} from './salesforce/budget.js';
+export {
   type ConnectionOptions,
   type ConnectionStats,
   connect,
@@ -55,6 +63,7 @@ export {
 export {
   type FieldChange,
   type FieldResult,
+  type FieldSetupOptions,
   type FieldSetupPlan,
   type FieldSetupResult,
   PERMISSION_REMEDY,

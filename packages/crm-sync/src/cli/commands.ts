@@ -15,7 +15,7 @@ import {
 } from '../index.js';
 import { applyPlan } from '../salesforce/apply.js';
 import type { SalesforceConnection } from '../salesforce/connection.js';
-import { planFieldSetup, setUpFields } from '../salesforce/fields.js';
+import { type FieldSetupPlan, planFieldSetup, setUpFields } from '../salesforce/fields.js';
 import { fileJournal } from '../salesforce/journal.js';
 import { readRecords } from '../salesforce/reads.js';
 import type { SyncConfig } from './config.js';
@@ -26,8 +26,9 @@ export async function fieldsPlan(
   connection: SalesforceConnection,
   io: Io,
   json: boolean,
+  permissionSet?: string,
 ): Promise<ExitCode> {
-  const plan = await planFieldSetup(connection);
+  const plan = await planFieldSetup(connection, { permissionSet });
   if (json) {
     io.out(
       JSON.stringify({
@@ -39,6 +40,7 @@ export async function fieldsPlan(
         })),
         grants: plan.grants.map((g) => g.fullName),
         profile: plan.profileFullName,
+        permissionSet: plan.permissionSet,
       }),
     );
     return EXIT.ok;
@@ -55,19 +57,29 @@ export async function fieldsPlan(
     );
   }
   if (plan.grants.length > 0)
-    io.out(`grant read+edit on ${plan.grants.length} fields to profile ${plan.profileFullName}`);
+    io.out(`grant read+edit on ${plan.grants.length} fields to ${grantee(plan)}`);
+  if (plan.permissionSet && !plan.permissionSet.assigned)
+    io.out(`assign permission set ${plan.permissionSet.name} to the connected user`);
   io.out(
     `${plan.upserts.length} fields to upsert, ${plan.grants.length} to grant. Run \`service-crm fields apply\` to apply.`,
   );
   return EXIT.ok;
 }
 
+/** Who the grants go to: the profile (default) or the permission set. */
+function grantee(plan: FieldSetupPlan): string {
+  return plan.permissionSet
+    ? `permission set ${plan.permissionSet.name}`
+    : `profile ${plan.profileFullName}`;
+}
+
 export async function fieldsApply(
   connection: SalesforceConnection,
   io: Io,
   json: boolean,
+  permissionSet?: string,
 ): Promise<ExitCode> {
-  const result = await setUpFields(connection);
+  const result = await setUpFields(connection, { permissionSet });
   if (json)
     io.out(
       JSON.stringify({
@@ -76,6 +88,7 @@ export async function fieldsApply(
         calls: result.calls,
         fields: result.fields,
         grants: result.grants,
+        assignment: result.assignment,
       }),
     );
   else if (result.unchanged) io.out('Fields are up to date: no changes.');
@@ -84,9 +97,15 @@ export async function fieldsApply(
     const updated = result.fields.filter((f) => f.ok && f.created === false).length;
     const granted = result.grants.filter((g) => g.ok).length;
     io.out(
-      `Created ${created} fields, updated ${updated}, granted ${granted} on profile ${result.plan.profileFullName} (${result.calls.upsertMetadata} upsert calls, ${result.calls.updateMetadata} profile update).`,
+      `Created ${created} fields, updated ${updated}, granted ${granted} on ${grantee(result.plan)}${result.assignment?.created ? ', assigned it to the connected user' : ''} (${result.calls.upsertMetadata} upsert calls, ${result.calls.updateMetadata} profile update).`,
     );
-    for (const f of [...result.fields, ...result.grants].filter((r) => !r.ok)) {
+    for (const f of [
+      ...result.fields,
+      ...result.grants,
+      ...(result.assignment
+        ? [{ ...result.assignment, fullName: 'permission set assignment' }]
+        : []),
+    ].filter((r) => !r.ok)) {
       io.out(
         `failed ${f.fullName}: ${f.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
       );

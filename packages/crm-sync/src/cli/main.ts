@@ -15,6 +15,7 @@ Commands:
   login                       Connect an org (OAuth in your browser); tokens are saved for later runs
   fields plan                 Show which Service fields and permissions field setup would change
   fields apply                Create or update the Service fields and grant them on your profile
+        [--permission-set NAME: grant them through this permission set, assigned to you, instead]
   fields export [--out DIR]   Write the fields as source format (package.xml, permission set)
   stage [--account ID]        Pipeline Stage of every Account (or one)
   sync --events FILE.ndjson   Plan and apply a sync of observed activity [--dry-run]
@@ -114,8 +115,9 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
     }
     case 'fields': {
       unexpected(extra);
-      if (sub === 'plan') return fieldsPlan(await connection(), io, json);
-      if (sub === 'apply') return fieldsApply(await connection(), io, json);
+      const permissionSet = values['permission-set'];
+      if (sub === 'plan') return fieldsPlan(await connection(), io, json, permissionSet);
+      if (sub === 'apply') return fieldsApply(await connection(), io, json, permissionSet);
       if (sub === 'export') return fieldsExport(values.out ?? 'service-fields', io);
       throw new CliError(
         EXIT.usage,

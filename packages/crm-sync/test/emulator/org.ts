@@ -138,6 +138,7 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
   PermissionSet: [
     ['Id', 'id'],
     ['Name', 'string'],
+    ['Label', 'string'],
     ['IsOwnedByProfile', 'boolean'],
     ['ProfileId', 'reference'],
     ['PermissionsModifyAllData', 'boolean'],
@@ -222,13 +223,22 @@ function dataType(field: FieldDescribe): string {
 }
 
 /** Objects the REST data API may create or update (the rest are read-only here). */
-export const WRITABLE = new Set(['Account', 'Contact', 'Lead', 'Opportunity']);
+export const WRITABLE = new Set([
+  'Account',
+  'Contact',
+  'Lead',
+  'Opportunity',
+  // Assigning a permission set to a user is a create of this object.
+  // https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_permissionsetassignment.htm
+  'PermissionSetAssignment',
+]);
 
 const REQUIRED_ON_CREATE: Record<string, string[]> = {
   Account: ['Name'],
   Contact: ['LastName'],
   Lead: ['LastName', 'Company'],
   Opportunity: ['Name', 'CloseDate', 'StageName'],
+  PermissionSetAssignment: ['AssigneeId', 'PermissionSetId'],
 };
 
 /** Contact and Lead `Name` is compound (FirstName, LastName): read-only, unlike Account's. */
@@ -526,12 +536,24 @@ export class Org {
       (p) => p.ProfileId === profileId && p.IsOwnedByProfile === true,
     );
     if (!permissionSet) throw new Error(`no permission set for profile ${profileId}`);
+    this.grant(permissionSet.Id, field, read, edit);
+  }
+
+  /** A permission set not owned by a profile, by API name (`Name`). */
+  permissionSetNamed(name: string): SfRecord | undefined {
+    return [...this.table('PermissionSet').values()].find(
+      (p) => p.Name === name && p.IsOwnedByProfile !== true,
+    );
+  }
+
+  /** Grant or update field permissions on a permission set. */
+  grant(permissionSetId: string, field: string, read: boolean, edit: boolean): void {
     const table = this.table('FieldPermissions');
     const existing = [...table.values()].find(
-      (p) => p.ParentId === permissionSet.Id && p.Field === field,
+      (p) => p.ParentId === permissionSetId && p.Field === field,
     );
     const values = {
-      ParentId: permissionSet.Id,
+      ParentId: permissionSetId,
       SobjectType: field.split('.')[0],
       Field: field,
       PermissionsRead: read || edit,

@@ -607,6 +607,24 @@ export class Emulator {
         ],
       ];
     }
+    if (object === 'PermissionSetAssignment') {
+      // One assignment per user and permission set: a second is refused as a duplicate.
+      // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+      const twin = [...this.org.table(object).values()].find(
+        (a) => a.AssigneeId === values.AssigneeId && a.PermissionSetId === values.PermissionSetId,
+      );
+      if (twin) {
+        return [
+          400,
+          [
+            {
+              message: `duplicate value found: <unknown> duplicates value on record with id: ${twin.Id}`,
+              errorCode: 'DUPLICATE_VALUE',
+            },
+          ],
+        ];
+      }
+    }
     const id = this.org.insert(object, values);
     const created = this.org.table(object).get(id);
     if (created) this.org.derive(object, created);
