@@ -15,13 +15,15 @@ const CONNECTION = `Connection (default: the token file written by \`service-crm
   Tokens and secrets are never taken as values on the command line, where ps and shell history
   show them.`;
 
-const COMMON = `  --json   machine-readable output on stdout, errors too: {"error":{"code","message"}}
-  -h, --help`;
+const COMMON = `  --json         machine-readable output on stdout, errors too: {"error":{"code","message"}}
+  -h, --help     this help`;
 
 const EXIT_CODES = `Exit codes: 0 ok, 2 usage, 3 auth (log in again), 4 partial failure, 5 stopped at the API limit
 (run again later to resume), 6 missing permissions, 1 unexpected.`;
 
 interface CommandHelp {
+  /** One line for the overview. */
+  readonly title: string;
   readonly usage: string;
   readonly summary: string;
   /** Options of this command, one per line, before the connection and common ones. */
@@ -33,6 +35,7 @@ interface CommandHelp {
 
 const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   login: {
+    title: 'Connect an org (OAuth in your browser); the tokens are saved for later runs',
     usage: 'service-crm login --client-id ID [--login-url production|sandbox|HOST] [--port 1717]',
     summary:
       'Connect an org with OAuth in your browser (web server flow, PKCE). The tokens are saved to the token file, readable by you only, and later commands use them.',
@@ -49,6 +52,7 @@ const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     ],
   },
   fields: {
+    title: 'Set up the Service custom fields: plan, apply or export',
     usage: 'service-crm fields plan | apply | export',
     summary:
       'Set up the Service custom fields: `plan` shows what would change, `apply` changes it, `export` writes a Salesforce DX project to deploy yourself. See `service-crm fields <plan|apply|export> --help`.',
@@ -56,6 +60,7 @@ const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     examples: ['service-crm fields plan', 'service-crm fields export --out service-fields'],
   },
   'fields plan': {
+    title: 'Show which Service fields and permissions field setup would change',
     usage: 'service-crm fields plan [--json]',
     summary:
       'Show which Service fields would be created or updated and which the profile of the connected user would be granted. Changes nothing.',
@@ -63,6 +68,7 @@ const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     examples: ['service-crm fields plan', 'service-crm fields plan --json'],
   },
   'fields apply': {
+    title: 'Create or update the Service fields and grant them on your profile',
     usage: 'service-crm fields apply [--json]',
     summary:
       'Create or update the Service fields (Metadata API) and grant read and edit on them to the profile of the connected user. A second run changes nothing.',
@@ -70,10 +76,11 @@ const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     examples: ['service-crm fields apply'],
   },
   'fields export': {
+    title: 'Write the fields as a Salesforce DX project to deploy with the sf CLI',
     usage: 'service-crm fields export [--out DIR]',
     summary:
       'Write the fields as a Salesforce DX project (sfdx-project.json, force-app/main/default/objects/..., a permission set and manifest/package.xml) and print the `sf` command that deploys it. Needs no org.',
-    options: '  --out DIR   the project directory (default service-fields; created if missing)',
+    options: '  --out DIR      the project directory (default service-fields; created if missing)',
     connects: false,
     examples: [
       'service-crm fields export --out service-fields',
@@ -81,6 +88,7 @@ const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     ],
   },
   stage: {
+    title: 'The Pipeline Stage of every Account (or one)',
     usage: 'service-crm stage [--account ID] [--json]',
     summary: 'The Pipeline Stage of every Account (or of one) and the reason for it.',
     options: '  --account ID   only this Account',
@@ -88,14 +96,15 @@ const COMMANDS: Readonly<Record<string, CommandHelp>> = {
     examples: ['service-crm stage', 'service-crm stage --account 001000000000001AAA --json'],
   },
   sync: {
+    title: 'Plan and apply a sync of observed activity (--dry-run: write nothing)',
     usage:
       'service-crm sync --events FILE.ndjson [--config FILE] [--dry-run] [--journal FILE] [--json]',
     summary:
       'Read the observed activity from the events file, read the org, plan the sync and apply it. Needs @service/lookup-core installed (an optional peer dependency).',
-    options: `  --events FILE    NDJSON events (one JSON object a line)
-  --config FILE    plan settings: export settings, motions, mappings (JSON)
-  --dry-run        print every step and write nothing
-  --journal FILE   where finished steps are remembered to resume (default next to the token file)`,
+    options: `  --events FILE  NDJSON events (one JSON object a line)
+  --config FILE  plan settings: export settings, motions, mappings (JSON)
+  --dry-run      print every step and write nothing
+  --journal FILE where finished steps are remembered to resume (default next to the token file)`,
     connects: true,
     examples: [
       'service-crm sync --events events.ndjson --dry-run',
@@ -109,7 +118,7 @@ export const USAGE = `Usage: service-crm <command> [options]
 Commands:
 ${Object.entries(COMMANDS)
   .filter(([name]) => name !== 'fields')
-  .map(([, c]) => `  ${c.usage.replace('service-crm ', '')}`)
+  .map(([name, c]) => `  ${name.padEnd(15)}${c.title}`)
   .join('\n')}
 
 ${CONNECTION}
@@ -122,6 +131,17 @@ Run \`service-crm <command> --help\` for a command's options and examples.
 
 ${EXIT_CODES}`;
 
+/** `text` in lines of at most 96 characters. */
+function wrap(text: string): string {
+  const lines = [''];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (lines[last] && `${lines[last]} ${word}`.length > 96) lines.push(word);
+    else lines[last] = lines[last] ? `${lines[last]} ${word}` : word;
+  }
+  return lines.join('\n');
+}
+
 /** The help of `command` (`fields plan`, or `fields` for the group), or undefined if unknown. */
 export function commandHelp(command: string): string | undefined {
   const help = COMMANDS[command];
@@ -129,7 +149,7 @@ export function commandHelp(command: string): string | undefined {
   return [
     `Usage: ${help.usage}`,
     '',
-    help.summary,
+    wrap(help.summary),
     '',
     `Options:\n${help.options ? `${help.options}\n` : ''}${COMMON}`,
     ...(help.connects ? ['', CONNECTION] : []),
