@@ -98,6 +98,12 @@ export async function resolveConnection(
       given.instanceUrl ? [] : ['the instance URL (SF_INSTANCE_URL or --instance-url URL)'],
       given.accessToken ? [] : ['the access token (SF_ACCESS_TOKEN or --access-token -)'],
     ].flat();
+    if (flags['token-file'] !== undefined) {
+      throw new CliError(
+        EXIT.usage,
+        `A session is given in the environment or by flags, and --token-file ${tokenFile} too: use one (unset SF_INSTANCE_URL, SF_ACCESS_TOKEN and SF_REFRESH_TOKEN, or leave out --token-file)`,
+      );
+    }
     if (!given.instanceUrl || !given.accessToken) {
       throw new CliError(
         EXIT.usage,

@@ -60,7 +60,7 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
     if (rest.length > 0)
       throw new CliError(
         EXIT.usage,
-        `Unexpected argument: ${rest.join(' ')}. See \`service-crm --help\`.`,
+        `Unexpected argument: ${rest.join(' ')}. See \`service-crm ${command} --help\`.`,
       );
   };
   const connection = async () => resolveConnection(values, await secrets(), env);
@@ -96,7 +96,7 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
       if (sub === 'export') return fieldsExport(values.out ?? 'service-fields', io, json);
       throw new CliError(
         EXIT.usage,
-        `fields needs one of plan, apply, export${sub ? ` (got ${sub})` : ''}`,
+        `fields needs one of plan, apply, export${sub ? ` (got ${sub})` : ''}. See \`service-crm fields --help\`.`,
       );
     }
     case 'stage':

@@ -128,6 +128,19 @@ describe('a session from the environment and the token file', () => {
     expect(await readFile(file.path, 'utf8')).toBe(file.text);
   });
 
+  it('refuses a session from the environment together with --token-file', async () => {
+    const { emulator } = env;
+    const file = await tokenFile('chosen.json');
+    const session = emulator.issueTokens();
+    const before = emulator.requests.length;
+    const result = await run(['stage', '--token-file', file.path], {
+      env: { SF_INSTANCE_URL: session.instanceUrl, SF_ACCESS_TOKEN: session.accessToken },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/and --token-file .*chosen\.json too: use one/);
+    expect(requestsTo(before)).toEqual([]);
+  });
+
   it('never writes a token renewed for an environment session into the token file', async () => {
     const { emulator } = env;
     const file = await tokenFile('tokens.json');
