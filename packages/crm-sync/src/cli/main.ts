@@ -44,6 +44,7 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
   const { values, positionals } = parse(argv);
   const [command, sub, ...extra] = positionals;
   const json = values.json === true;
+  refuseSecretsOnArgv(values);
   if (values.version) {
     io.out(json ? JSON.stringify({ version: packageJson.version }) : packageJson.version);
     return EXIT.ok;
@@ -52,7 +53,6 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
     io.out(help(command === 'help' ? positionals.slice(1) : positionals));
     return EXIT.ok;
   }
-  refuseSecretsOnArgv(values);
   const secrets = () => readSecrets(values, env, io.stdin);
   const tokenFile = values['token-file'] ?? defaultTokenFile(env);
   const unexpected = (list: readonly (string | undefined)[]) => {
