@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requires } from '../../../scripts/missing-prerequisite.ts';
-import { missingOlderNode, olderNode } from '../../../scripts/older-node.ts';
+import { requires } from '../../../scripts/missing-prerequisite.js';
+import { missingOlderNode, olderNode } from '../../../scripts/older-node.js';
 import { PACKAGE } from './support/cli.js';
 
 let bin = '';
