@@ -94,38 +94,34 @@ function estimateText(reads: number | undefined, e: WriteEstimate): string {
 }
 
 /**
- * The budget of the writes: printed on a dry run (beside the remaining daily limit when an
- * org is connected); a real run whose estimate would cross the reserve is refused.
+ * The budget of the writes, beside the remaining daily limit when an org is connected (`line`,
+ * for a dry run to print); a real run whose estimate would cross the reserve is refused.
  */
 export async function budgetFor(
   connection: SalesforceConnection | undefined,
-  io: Io,
   plan: SyncPlan,
-  options: { readonly dryRun: boolean; readonly json: boolean; readonly apiReserve?: number },
-): Promise<{ estimate: WriteEstimate; budget?: Budget }> {
+  options: { readonly dryRun: boolean; readonly apiReserve?: number },
+): Promise<{ estimate: WriteEstimate; budget?: Budget; line: string }> {
   const reads = connection?.totalCalls;
   const estimate = estimateWriteCalls(plan);
   if (connection === undefined) {
-    if (!options.json)
-      io.out(`${estimateText(reads, estimate)}; the org's daily limit is not known offline.`);
-    return { estimate };
+    const line = `${estimateText(reads, estimate)}; the org's daily limit is not known offline.`;
+    return { estimate, line };
   }
-  if (estimate.total === 0 && !options.dryRun) return { estimate };
+  if (estimate.total === 0 && !options.dryRun) return { estimate, line: '' };
   const budget = await checkBudget(connection, estimate, options.apiReserve);
   const left = budget.usage.max - budget.usage.used;
   const verdict = budget.fits
     ? `${budget.leftAfter} would be left`
     : `that would leave ${budget.leftAfter}, under the reserve`;
   const line = `${estimateText(reads, estimate)}; the org has ${left} of ${budget.usage.max} calls left today (reserve ${budget.reserve}): ${verdict}.`;
-  if (options.dryRun) {
-    if (!options.json) io.out(line);
-  } else if (!budget.fits) {
+  if (!options.dryRun && !budget.fits) {
     throw new CliError(
       EXIT.apiLimit,
       `${line} Not started: run it when the org has more calls left (Salesforce frees them over a rolling 24 hours), or lower --api-reserve.`,
     );
   }
-  return { estimate, budget };
+  return { estimate, budget, line };
 }
 
 /** `service-crm snapshot`: brings the kept snapshot up to date and writes a copy to `out`. */

@@ -42,14 +42,14 @@ function collect(child: ChildProcess): Promise<Run> {
   );
 }
 
-function start(args: string[]): ChildProcess {
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [cli, ...args], {
-    env: { PATH: process.env.PATH, SERVICE_CRM_HOME: home },
+    env: { PATH: process.env.PATH, SERVICE_CRM_HOME: home, ...env },
     cwd: home,
   });
 }
 
-const run = (args: string[]) => collect(start(args));
+const run = (args: string[], env?: Record<string, string>) => collect(start(args, env));
 
 beforeAll(async () => {
   await buildCli(outDir); // the command under test, built from src
@@ -149,8 +149,9 @@ describe('service-crm', () => {
     const events = join(home, 'events.ndjson');
     const config = join(home, 'config.json');
     // `script` gives the command a real pseudo-terminal (stdout and stderr both reach it).
+    // --full: every planned field, as if the org held none of them (the sync above wrote them).
     const command = [process.execPath, cli, 'sync', '--events', events, '--config', config]
-      .concat('--dry-run')
+      .concat('--dry-run', '--full')
       .map((part) => `'${part}'`)
       .join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
@@ -184,14 +185,9 @@ describe('service-crm', () => {
     expect((await run(['stage', '--bogus'])).code).toBe(2);
 
     const token = `${emulator.org.orgId}!AQexpiredAndUnknownTokenValue`;
-    const auth = await run([
-      'fields',
-      'plan',
-      '--instance-url',
-      emulator.url,
-      '--access-token',
-      token,
-    ]);
+    const auth = await run(['fields', 'plan', '--instance-url', emulator.url], {
+      SF_ACCESS_TOKEN: token,
+    });
     expect(auth.code).toBe(3);
     expect(auth.stderr).toMatch(/log in again/i);
     expect(auth.stderr).not.toContain(token);

@@ -1,10 +1,10 @@
 // Issue 16: `fields apply --permission-set NAME` grants read/edit on the 61 fields through a
 // permission set assigned to the connecting user (no profile edit), idempotently.
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { customFields } from '../../src/index.js';
 import { SalesforceError, setUpFields } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
+import { runMain } from './in-process.js';
 
 const env = useEmulator();
 const soapCalls = (operation: string) =>
@@ -51,16 +51,9 @@ describe('fields apply --permission-set', { timeout: 60_000 }, () => {
     const { org } = emulator;
     const set = org.permissionSetNamed('Service_Fields');
     org.grant(set?.Id ?? '', 'Account.ServiceSessions__c', true, false);
-    const out: string[] = [];
-    const io = {
-      out: (l: string) => out.push(l),
-      err: (l: string) => out.push(l),
-      progress: () => {},
-    };
     const tokens = emulator.issueTokens();
-    const code = await main(
+    const { code, out } = await runMain(
       ['fields', 'apply', '--permission-set', 'Service_Fields', '--json'],
-      io,
       {
         SF_INSTANCE_URL: tokens.instanceUrl,
         SF_ACCESS_TOKEN: tokens.accessToken,

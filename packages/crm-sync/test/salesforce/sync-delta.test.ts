@@ -6,12 +6,12 @@ import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { setUpFields } from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
 import type { RecordedRequest } from '../emulator/server.ts';
 import { sessionEvents, toNdjson } from './events.js';
 import { connectTo, useEmulator } from './helpers.js';
+import { runMain } from './in-process.js';
 
 const env = useEmulator();
 const COMPANIES = 200;
@@ -19,7 +19,6 @@ const HOUR = 3_600_000;
 let home = '';
 let events = '';
 let seeded: ReturnType<typeof seedOrg>;
-const lines: string[] = [];
 const start = Date.now();
 
 interface SyncReport {
@@ -30,21 +29,13 @@ interface SyncReport {
   outcomes: { status: string; step: { type: string; code?: string } }[];
 }
 
-async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+function run(args: string[]) {
   const tokens = env.emulator.issueTokens();
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = {
-    out: (l: string) => out.push(l),
-    err: (l: string) => err.push(l),
-    progress: () => {},
-  };
-  const code = await main(args, io, {
+  return runMain(args, {
     SERVICE_CRM_HOME: home,
     SF_INSTANCE_URL: tokens.instanceUrl,
     SF_ACCESS_TOKEN: tokens.accessToken,
   });
-  return { code, out, err };
 }
 
 /** A sync with `--json`: its report and every request the org received meanwhile. */
@@ -167,14 +158,13 @@ describe('sync writes and reads only what changed', { timeout: 120_000 }, () => 
     expect(written.code).toBe(0);
     expect(written.out.join('\n')).toMatch(new RegExp(`${COMPANIES} Accounts`));
     const from = env.emulator.requests.length;
-    const offline = await main(
+    const offline = await runMain(
       ['sync', '--dry-run', '--snapshot', out, '--events', events, '--json'],
-      { out: (l) => lines.push(l), err: () => {}, progress: () => {} },
       { SERVICE_CRM_HOME: join(home, 'nowhere') },
     );
-    expect(offline).toBe(0);
+    expect(offline.code).toBe(0);
     expect(env.emulator.requests.length).toBe(from); // no org, no call
-    const report = JSON.parse(lines.at(-1) ?? '{}') as SyncReport;
+    const report = JSON.parse(offline.out.at(-1) ?? '{}') as SyncReport;
     const online = await sync('--dry-run');
     expect(report.summary).toEqual(online.report.summary);
     expect(report.counts).toEqual(online.report.counts);
