@@ -41,6 +41,7 @@ export {
   type ObjectRead,
   RECYCLE_BIN_DAYS,
   readCrmChanges,
+  readMissing,
 } from './salesforce/crm-changes.js';
 export {
   type CrmSnapshotFile,

@@ -216,14 +216,16 @@ export async function sync(
   const { config } = options;
   const observed = await observe(options.events, config.workspace, io);
   const source = await crmSource(connection, io, options.delta);
-  const plan = planSync({
-    crm: source.crm,
-    observed,
-    settings: config.settings,
-    motions: config.motions,
-    facts: config.facts,
-    full: options.delta.full,
-  });
+  const plan = await source.plan((crm) =>
+    planSync({
+      crm,
+      observed,
+      settings: config.settings,
+      motions: config.motions,
+      facts: config.facts,
+      full: options.delta.full,
+    }),
+  );
   if (!options.dryRun) await source.keep();
   const { estimate, budget, line } = await budgetFor(connection, plan, {
     dryRun: options.dryRun,

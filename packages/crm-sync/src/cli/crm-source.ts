@@ -12,7 +12,7 @@ import {
   type WriteEstimate,
 } from '../salesforce/budget.js';
 import type { SalesforceConnection } from '../salesforce/connection.js';
-import { type CrmChanges, readCrmChanges } from '../salesforce/crm-changes.js';
+import { type CrmChanges, readCrmChanges, readMissing } from '../salesforce/crm-changes.js';
 import {
   type CrmSnapshotFile,
   defaultSnapshotPath,
@@ -36,6 +36,11 @@ export interface CrmSource {
   readonly crm: CrmSnapshotFile;
   /** How it was read; undefined offline. */
   readonly changes?: CrmChanges;
+  /**
+   * Plans with `make`; when the plan updates records the snapshot lacks, reads them and plans
+   * again (online only).
+   */
+  readonly plan: (make: (crm: CrmSnapshotFile) => SyncPlan) => Promise<SyncPlan>;
   /** Keeps the snapshot for the next run (a no-op offline). */
   readonly keep: () => Promise<void>;
 }
@@ -62,7 +67,7 @@ export async function crmSource(
         EXIT.usage,
         `No CRM snapshot at ${path}. Write one with \`service-crm snapshot --out ${path}\`.`,
       );
-    return { crm, keep: async () => {} };
+    return { crm, plan: async (make) => make(crm), keep: async () => {} };
   }
   const kept = defaultSnapshotPath(dirname(options.tokenFile), connection.instanceUrl);
   const changes = await readCrmChanges(connection, {
@@ -70,14 +75,29 @@ export async function crmSource(
     previous: options.fullRead ? undefined : await readSnapshotFile(kept),
     fullRead: options.fullRead === true,
   });
+  // The Service fields are read only to compare: one the user cannot read is written anyway.
+  const compared = readOptions(options.config).fields as Readonly<
+    Record<string, readonly string[]>
+  >;
   for (const [object, dropped] of Object.entries(changes.dropped)) {
-    if (dropped.length > 0)
-      io.err(`${object}: not readable by the connected user, left out: ${dropped.join(', ')}`);
+    const baseline = dropped.filter((column) => !compared[object]?.includes(column));
+    if (baseline.length > 0)
+      io.err(`${object}: not readable by the connected user, left out: ${baseline.join(', ')}`);
   }
+  let crm = changes.snapshot;
   return {
-    crm: changes.snapshot,
+    get crm() {
+      return crm;
+    },
     changes,
-    keep: () => writeSnapshotFile(kept, changes.snapshot),
+    plan: async (make) => {
+      const first = make(crm);
+      const completed = await readMissing(connection, crm, first, readOptions(options.config));
+      if (completed === undefined) return first;
+      crm = completed;
+      return make(crm);
+    },
+    keep: () => writeSnapshotFile(kept, crm),
   };
 }
 

@@ -11,8 +11,10 @@ import {
   type CrmAccount,
   type CrmContact,
   type CrmLead,
+  type CrmObject,
   type CrmOpportunity,
   type QueryObject,
+  type SyncPlan,
 } from '../index.js';
 import { instantOf } from '../stored-values.js';
 import type { SalesforceConnection } from './connection.js';
@@ -267,4 +269,43 @@ export async function readCrmChanges(
       Opportunity: changedOpportunities?.dropped ?? [],
     },
   };
+}
+
+/**
+ * The records a plan updates that the snapshot does not hold (a Contact a converted Lead points
+ * to, say), read by id and merged in: without them the plan cannot tell what they hold already.
+ * Returns the completed snapshot, or undefined when nothing was missing.
+ */
+export async function readMissing(
+  connection: SalesforceConnection,
+  snapshot: CrmSnapshotFile,
+  plan: SyncPlan,
+  options: CrmReadOptions = {},
+): Promise<CrmSnapshotFile | undefined> {
+  const held = new Set(
+    [...snapshot.accounts, ...snapshot.contacts, ...snapshot.leads].map((r) => r.Id),
+  );
+  const missing = new Map<CrmObject, string[]>();
+  for (const step of plan.steps) {
+    if (step.type !== 'update' || held.has(step.id)) continue;
+    missing.set(step.object, [...(missing.get(step.object) ?? []), step.id]);
+  }
+  if (missing.size === 0) return undefined;
+  const lists = { Account: 'accounts', Contact: 'contacts', Lead: 'leads' } as const;
+  let completed = snapshot;
+  for (const [object, ids] of missing) {
+    const base = crmReadOptions(object, options);
+    const { records } = await readRecords<Row>(connection, object, {
+      ...base,
+      fields: [...(base.fields ?? []), STAMP],
+      where: [{ field: 'Id', in: ids }],
+      knownDropped: snapshot.objects[object].dropped,
+    });
+    const list = lists[object];
+    completed = {
+      ...completed,
+      [list]: merge(completed[list] as readonly Row[], records).records,
+    };
+  }
+  return completed;
 }

@@ -2,8 +2,10 @@
 // changed since the watermark (SystemModstamp) through queryAll, deletions included.
 import { parseQuery } from 'soql-parser-js';
 import { describe, expect, it } from 'vitest';
-import { type CrmSnapshotFile, readCrmChanges } from '../../src/salesforce.js';
+import { planSync } from '../../src/index.js';
+import { type CrmSnapshotFile, readCrmChanges, readMissing } from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
+import { company, contact } from '../fixtures.js';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator({ pageSize: 100 });
@@ -115,4 +117,37 @@ describe('readCrmChanges', () => {
     const later = Date.parse(snapshot.objects.Lead.watermark) + 16 * 86_400_000;
     expect(await modes(snapshot, { now: () => later })).toEqual(['full', 'full', 'full', 'full']);
   });
+
+  it('reads by id the records a plan updates that the snapshot lacks, and only those', async () => {
+    const { emulator } = env;
+    const { org } = emulator;
+    const connection = connectTo(emulator);
+    const contact = org.insert('Contact', { LastName: 'Ng', Email: 'ng@else.com' });
+    org.insert('Lead', {
+      LastName: 'Ng',
+      Company: 'Ngco',
+      Email: 'ng@ngco.com',
+      IsConverted: true,
+      ConvertedContactId: contact,
+    });
+    const { snapshot } = await readCrmChanges(connection);
+    expect(await readMissing(connection, snapshot, plan(snapshot))).toBeUndefined();
+    // A snapshot without that Contact: the plan still updates it (through the converted Lead).
+    const lacking = { ...snapshot, contacts: snapshot.contacts.filter((c) => c.Id !== contact) };
+    const before = emulator.requests.length;
+    const completed = await readMissing(connection, lacking, plan(lacking));
+    const sent = emulator.requests.slice(before);
+    expect(sent.map((r) => parseQuery(r.query.get('q') ?? '').where?.left)).toEqual([
+      expect.objectContaining({ field: 'Id', operator: 'IN', value: [`'${contact}'`] }),
+    ]);
+    expect(completed?.contacts.filter((c) => c.Id === contact)).toHaveLength(1);
+    expect(completed?.contacts).toHaveLength(snapshot.contacts.length);
+  });
 });
+
+function plan(crm: CrmSnapshotFile) {
+  return planSync({
+    crm,
+    observed: [{ company: company('ngco.com'), contacts: [contact('ng@ngco.com')] }],
+  });
+}
