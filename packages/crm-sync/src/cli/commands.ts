@@ -15,7 +15,7 @@ import { applyPlan } from '../salesforce/apply.js';
 import type { SalesforceConnection } from '../salesforce/connection.js';
 import { type FieldSetupPlan, planFieldSetup, setUpFields } from '../salesforce/fields.js';
 import { fileJournal } from '../salesforce/journal.js';
-import { readRecords } from '../salesforce/reads.js';
+import { readAccountsWithStage } from '../salesforce/reads.js';
 import type { SyncConfig } from './config.js';
 import { budgetFor, type CrmSourceOptions, crmSource } from './crm-source.js';
 import { writeDxProject } from './dx-project.js';
@@ -131,17 +131,14 @@ export async function stage(
   options: { account?: string | undefined; json: boolean },
 ): Promise<ExitCode> {
   const where = options.account ? [{ field: 'Id', value: options.account }] : [];
-  const accounts = (await readRecords<CrmAccount>(connection, 'Account', { where })).records;
+  // The Accounts with their Opportunities' facts from one query (a subquery).
+  const { accounts, opportunities } = await readAccountsWithStage(connection, { where });
   if (options.account && accounts.length === 0) {
     throw new CliError(
       EXIT.usage,
       `No Account with id ${options.account} is visible to the connected user`,
     );
   }
-  const opportunityWhere = options.account ? [{ field: 'AccountId', value: options.account }] : [];
-  const opportunities = (
-    await readRecords<CrmOpportunity>(connection, 'Opportunity', { where: opportunityWhere })
-  ).records;
   const byAccount = new Map<string, CrmOpportunity[]>();
   for (const o of opportunities) {
     const list = byAccount.get(o.AccountId ?? '') ?? [];

@@ -10,6 +10,7 @@ import {
 import { readCrm, readRecords } from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
+import { runMain } from './in-process.js';
 
 const env = useEmulator({ pageSize: 40 });
 
@@ -66,5 +67,19 @@ describe('Pipeline Stage from the Account subquery', () => {
     expect(count('Lost Opportunity')).toHaveLength(10);
     expect(count('Prospect')).toHaveLength(49); // the deleted win left Account 70 a prospect
     expect(viaSubquery.get(accounts[70] ?? '')).toBe('Prospect');
+
+    // `service-crm stage` reads them the same way: the same stages, no read of Opportunities.
+    const tokens = emulator.issueTokens();
+    const from = emulator.requests.length;
+    const command = await runMain(['stage', '--json'], {
+      SF_INSTANCE_URL: tokens.instanceUrl,
+      SF_ACCESS_TOKEN: tokens.accessToken,
+      SERVICE_CRM_HOME: '/nonexistent',
+    });
+    expect(command.code).toBe(0);
+    const rows = JSON.parse(command.out.join('')) as { id: string; stage: PipelineStage }[];
+    expect(new Map(rows.map((r) => [r.id, r.stage]))).toEqual(viaSubquery);
+    const queried = emulator.requests.slice(from).map((r) => r.query.get('q') ?? '');
+    expect(queried.filter((q) => /FROM Opportunity\b/.test(q))).toEqual([]);
   });
 });
