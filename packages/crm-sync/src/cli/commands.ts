@@ -2,7 +2,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import {
-  type CrmAccount,
   type CrmOpportunity,
   computePipelineStage,
   customFields,
