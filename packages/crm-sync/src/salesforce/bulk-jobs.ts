@@ -159,9 +159,10 @@ export async function ingestResults(
 export async function openQueryJob(
   connection: SalesforceConnection,
   soql: string,
+  operation: 'query' | 'queryAll' = 'query',
 ): Promise<string> {
   const job = new QueryJobV2(jsforceOf(connection), {
-    bodyParams: { query: soql, operation: 'query', lineEnding: 'LF' },
+    bodyParams: { query: soql, operation, lineEnding: 'LF' },
     pollingOptions,
   });
   const info = await connection.call('POST /jobs/query', 'bulk:query', () => job.open());

@@ -121,7 +121,7 @@ export async function readCrmChanges(
       ? options.previous
       : undefined;
   const optionsOf = (object: QueryObject): ReadOptions => {
-    if (object === 'Opportunity') return { fields: [STAMP] };
+    if (object === 'Opportunity') return { ...crmReadOptions(object, options), fields: [STAMP] };
     const base = crmReadOptions(object, options);
     return { ...base, fields: [...(base.fields ?? []), STAMP] };
   };

@@ -32,11 +32,13 @@ export interface QueryPage<T> {
 export interface QueryCallOptions {
   readonly tooling?: boolean;
   /**
-   * Through the QueryAll resource: records in the Recycle Bin come back too, with
-   * `IsDeleted` true (how an incremental read learns of deletions). Never through a job.
+   * Through the QueryAll resource (or a `queryAll` job): records in the Recycle Bin come back
+   * too, with `IsDeleted` true (how an incremental read learns of deletions).
    * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_queryall.htm
    */
   readonly includeDeleted?: boolean;
+  /** The object's describe, for a job's CSV when `bulk.fields` is empty (asked only then). */
+  readonly describe?: () => Promise<readonly DescribeField[]>;
   /**
    * A query whose first page counts at least `bulk.threshold` records is read by a Bulk API
    * 2.0 job; one with a child subquery (which jobs cannot run) throws `TooManyForSubquery`.
@@ -61,10 +63,16 @@ export async function queryAll<T = Record<string, unknown>>(
   const path = `${resource}?q=${encodeURIComponent(soql)}`;
   const operation = options.tooling ? 'tooling' : 'query';
   let page = (await connection.rest<QueryPage<T>>('GET', path, { operation })).body;
-  if (options.bulk && !page.done) {
-    if (page.totalSize >= options.bulk.threshold && /\(\s*SELECT\s/i.test(soql))
-      throw new TooManyForSubquery();
-    const all = await readInBulk<T>(connection, soql, page.totalSize, options.bulk);
+  if (options.bulk && !page.done && page.totalSize >= options.bulk.threshold) {
+    if (/\(\s*SELECT\s/i.test(soql)) throw new TooManyForSubquery();
+    // A read that skipped describe asks it now: the job's CSV is typed by it.
+    const fields =
+      options.bulk.fields.length > 0 ? options.bulk.fields : ((await options.describe?.()) ?? []);
+    const all = await readInBulk<T>(connection, soql, page.totalSize, {
+      ...options.bulk,
+      fields,
+      operation: options.includeDeleted ? 'queryAll' : 'query',
+    });
     if (all) return all;
   }
   const records = [...page.records];
@@ -165,7 +173,7 @@ export interface ReadOptions extends Omit<QueryOptions, 'maxLength'> {
   readonly bulk?: Omit<BulkReadOptions, 'fields'> | undefined;
   /**
    * Columns already known to be unreadable (from an earlier read): left out without asking
-   * describe first (and then never through a job, which types its CSV by describe).
+   * describe first (a read large enough for a job asks it then, to type the job's CSV).
    */
   readonly knownDropped?: readonly string[];
 }
@@ -183,8 +191,7 @@ export async function readRecords<T = Record<string, unknown>>(
   const { knownDropped, includeDeleted, bulk: bulkOptions, ...query } = options;
   const described = knownDropped ? undefined : await describeFields(connection, object);
   const dropped = knownDropped ? [...knownDropped] : hiddenColumns(object, query, described ?? []);
-  const bulk =
-    bulkOptions && described && !includeDeleted ? { ...bulkOptions, fields: described } : undefined;
+  const bulk = bulkOptions && { ...bulkOptions, fields: described ?? [] };
   const unreadable = new Set([...(query.unreadable ?? []), ...dropped]);
   const relationships = (query.children ?? []).map((c) => c.relationship);
   for (;;) {
@@ -195,6 +202,7 @@ export async function readRecords<T = Record<string, unknown>>(
         const page = await queryAll<T>(connection, soql, {
           includeDeleted: includeDeleted === true,
           bulk,
+          describe: () => describeFields(connection, object),
         });
         await followChildren(connection, page as Record<string, unknown>[], relationships);
         records.push(...page);

@@ -118,6 +118,33 @@ describe('readCrmChanges', () => {
     expect(await modes(snapshot, { now: () => later })).toEqual(['full', 'full', 'full', 'full']);
   });
 
+  it('reads many changes through a queryAll job, deletions included', async () => {
+    const { emulator } = env;
+    const { org } = emulator;
+    const connection = connectTo(emulator);
+    const { snapshot } = await readCrmChanges(connection);
+    const contacts = [...org.table('Contact').values()].filter((c) => c.IsDeleted !== true);
+    // More than a page (100 here): the rest comes from a job.
+    for (const c of contacts.slice(0, 120)) org.change('Contact', c, { Title: 'Changed' });
+    org.recycle('Contact', contacts[120]?.Id ?? '');
+    const from = emulator.requests.length;
+    const changed = await readCrmChanges(connection, {
+      previous: snapshot,
+      bulk: { readThreshold: 20, pageSize: 50, polling: { initialDelayMs: 1, maxDelayMs: 2 } },
+    });
+    const jobs = emulator.requests
+      .slice(from)
+      .filter((r) => r.method === 'POST' && r.path.endsWith('/jobs/query'))
+      .map((r) => JSON.parse(r.body) as { operation: string; query: string });
+    expect(jobs.map((j) => [j.operation, /FROM Contact/.test(j.query)])).toEqual([
+      ['queryAll', true],
+    ]);
+    expect(changed.reads.Contact).toEqual({ mode: 'changes', records: 121, deleted: 1 });
+    const titles = changed.snapshot.contacts.filter((c) => c.Title === 'Changed');
+    expect(titles).toHaveLength(120);
+    expect(changed.snapshot.contacts).toHaveLength(snapshot.contacts.length - 1);
+  });
+
   it('reads by id the records a plan updates that the snapshot lacks, and only those', async () => {
     const { emulator } = env;
     const { org } = emulator;
