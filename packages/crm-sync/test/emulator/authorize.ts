@@ -32,14 +32,14 @@ const SESSION_COOKIE = 'sid';
 export const LOGIN_ERROR =
   "Please check your username and password. If you still can't log in, contact your Salesforce administrator.";
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
 const html = (title: string, content: string): string =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>` +
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
   '<style>body{font-family:sans-serif;background:#f3f3f3;margin:0}main{background:#fff;' +
   'max-width:24rem;margin:4rem auto;padding:1.5rem 2rem;border:1px solid #ddd;border-radius:4px}' +
   'label,input,button{display:block;width:100%;margin:.4rem 0;box-sizing:border-box}' +
@@ -97,9 +97,9 @@ export class AuthorizePages {
       html(
         'Login | Salesforce',
         '<h1>Log in</h1>' +
-          (error ? `<p class="error" role="alert">${escape(error)}</p>` : '') +
+          (error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '') +
           `<form method="post" action="${LOGIN_PATH}">` +
-          `<input type="hidden" name="startURL" value="${escape(startUrl)}">` +
+          `<input type="hidden" name="startURL" value="${escapeHtml(startUrl)}">` +
           '<label for="username">Username</label><input id="username" name="username" type="email" autocomplete="username">' +
           '<label for="password">Password</label><input id="password" name="pw" type="password" autocomplete="current-password">' +
           '<button id="Login" type="submit">Log In</button></form>',
@@ -134,10 +134,10 @@ export class AuthorizePages {
       html(
         'Allow Access? | Salesforce',
         '<h1>Allow Access?</h1>' +
-          `<p><strong>${escape(this.options.appName)}</strong> is asking to:</p>` +
-          `<ul>${scopes.map((s) => `<li>${escape(s)}</li>`).join('')}</ul>` +
-          `<p>Signed in as ${escape(this.options.username())}.</p>` +
-          `<form method="post" action="${escape(startUrl)}" class="actions">` +
+          `<p><strong>${escapeHtml(this.options.appName)}</strong> is asking to:</p>` +
+          `<ul>${scopes.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ul>` +
+          `<p>Signed in as ${escapeHtml(this.options.username())}.</p>` +
+          `<form method="post" action="${escapeHtml(startUrl)}" class="actions">` +
           '<button id="oaapprove" name="decision" value="allow" type="submit">Allow</button>' +
           '<button id="oadeny" name="decision" value="deny" type="submit">Deny</button></form>',
       ),
