@@ -7,11 +7,13 @@ import { loadConfig } from './config.js';
 import { defaultTokenFile, resolveConnection } from './credentials.js';
 import { login } from './login.js';
 import { CliError, EXIT, type ExitCode, type Io } from './output.js';
+import { targetOrgConnection } from './target-org.js';
 
 const USAGE = `Usage: service-crm <command> [options]
 
 Commands:
-  login                       Connect an org (OAuth in your browser); tokens are saved for later runs
+  login [--no-browser]        Connect an org: opens your browser to log in and allow access (or
+                              only prints the URL); tokens are saved for later runs
   fields plan                 Show which Service fields and permissions field setup would change
   fields apply                Create or update the Service fields and grant them on your profile
   fields export [--out DIR]   Write the fields as source format (package.xml, permission set)
@@ -23,6 +25,7 @@ Connection (default: the token file written by login):
   --refresh-token T  --client-id ID  --client-secret S  --login-url production|sandbox|HOST
                                               or SF_REFRESH_TOKEN, SF_CLIENT_ID, SF_CLIENT_SECRET, SF_LOGIN_URL
   --api-version 59.0   --token-file PATH (default ~/.config/service-crm/tokens.json)
+  --target-org ALIAS   use an sf CLI login (sf org login web --alias ALIAS); needs @salesforce/core
 
 Options:
   --config FILE    plan settings: export settings, motions, mappings (JSON)
@@ -43,6 +46,8 @@ const OPTIONS = {
   'login-url': { type: 'string' },
   'api-version': { type: 'string' },
   'token-file': { type: 'string' },
+  'target-org': { type: 'string' },
+  'no-browser': { type: 'boolean' },
   config: { type: 'string' },
   journal: { type: 'string' },
   events: { type: 'string' },
@@ -79,7 +84,11 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
         `Unexpected argument: ${rest.join(' ')}. See \`service-crm --help\`.`,
       );
   };
-  const connection = () => resolveConnection(values, env);
+  const targetOrg = values['target-org'];
+  const connection = () =>
+    targetOrg
+      ? targetOrgConnection(targetOrg, { apiVersion: values['api-version'] })
+      : resolveConnection(values, env);
   switch (command) {
     case 'login': {
       unexpected([sub, ...extra]);
@@ -99,6 +108,8 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
           loginUrl: values['login-url'] ?? env.SF_LOGIN_URL,
           port,
           tokenFile,
+          openBrowser: values['no-browser'] !== true,
+          env,
         },
         io,
       );

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedOrg } from '../emulator/seed.ts';
 import { buildCli } from './build-cli.js';
+import { collect as collectOutput, type Run } from './child-output.js';
 import { e2eConfig, sessionEvents, toNdjson } from './events.js';
 import { useEmulator } from './helpers.js';
 
@@ -19,27 +20,11 @@ const cli = join(outDir, 'cli.js');
 let home = '';
 const outputs: string[] = [];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function collect(child: ChildProcess): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => {
-    stdout += d;
+  return collectOutput(child).then((run) => {
+    outputs.push(run.stdout, run.stderr);
+    return run;
   });
-  child.stderr?.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      outputs.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    }),
-  );
 }
 
 function start(args: string[]): ChildProcess {
@@ -71,6 +56,7 @@ describe('service-crm', () => {
       emulator.url,
       '--port',
       '0',
+      '--no-browser',
     ]);
     const done = collect(child);
     const printed = new Promise<string>((resolve) => {
