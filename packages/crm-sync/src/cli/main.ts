@@ -92,6 +92,11 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
   switch (command) {
     case 'login': {
       unexpected([sub, ...extra]);
+      if (targetOrg)
+        throw new CliError(
+          EXIT.usage,
+          'login connects service-crm itself; --target-org uses an sf CLI login instead (log in with `sf org login web`): use one or the other',
+        );
       const clientId = values['client-id'] ?? env.SF_CLIENT_ID;
       if (!clientId)
         throw new CliError(

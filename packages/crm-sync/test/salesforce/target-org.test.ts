@@ -80,6 +80,12 @@ describe('service-crm --target-org', () => {
     );
   }, 60_000);
 
+  it('refuses login with --target-org: one connects service-crm, the other uses the sf CLI', async () => {
+    const both = await serviceCrm(['login', '--client-id', 'x', '--target-org', 'acme']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--target-org uses an sf CLI login instead/);
+  }, 60_000);
+
   it('says how to install @salesforce/core when it is missing', async () => {
     // The built command beside a node_modules with every dependency of the package but the
     // optional peer, as after `npm install @service/crm-sync` alone.
