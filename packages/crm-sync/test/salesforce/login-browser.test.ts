@@ -113,16 +113,16 @@ describe('service-crm login in headless Chromium', requires(missing), () => {
     const authorize = await openAndSignIn(page);
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
 
-    const screenshot = join(
-      await mkdtemp(join(tmpdir(), 'service-crm-consent-')),
-      'consent-page.png',
-    );
-    await page.screenshot({ path: screenshot, fullPage: true });
-    console.log(`consent page screenshot: ${screenshot}`);
+    const screenshots = await mkdtemp(join(tmpdir(), 'service-crm-consent-'));
+    await page.screenshot({ path: join(screenshots, 'consent-page.png'), fullPage: true });
+    console.log(`consent page screenshot: ${join(screenshots, 'consent-page.png')}`);
 
     await page.click('#oaapprove');
     await heading(page, 'Connected to Salesforce');
-    expect(await page.textContent('body')).toContain(`org ${emulator.org.orgId}`);
+    const shown = await page.content();
+    expect(shown).toContain(`org ${emulator.org.orgId} as ${emulator.username}`);
+    await page.screenshot({ path: join(screenshots, 'callback-page.png') });
+    console.log(`callback page screenshot: ${join(screenshots, 'callback-page.png')}`);
     const callback = new URL(page.url());
     expect(callback.pathname).toBe('/OauthRedirect');
     expect(callback.searchParams.get('state')).toBe(authorize.searchParams.get('state'));
@@ -145,7 +145,12 @@ describe('service-crm login in headless Chromium', requires(missing), () => {
 
     const tokenFile = join(home, 'tokens.json');
     expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(tokenFile, 'utf8')).refreshToken).toBeTruthy();
+    const tokens = JSON.parse(await readFile(tokenFile, 'utf8'));
+    expect(tokens.refreshToken).toBeTruthy();
+    for (const secret of [tokens.accessToken, tokens.refreshToken]) {
+      expect(shown).not.toContain(secret);
+      expect(result.stdout + result.stderr).not.toContain(secret);
+    }
 
     const opened = handed.length + waiting.length;
     const plan = await start(home, ['fields', 'plan']).done;
