@@ -41,11 +41,14 @@ export function opener(
 /**
  * Starts the opener and lets it run on its own. Resolves when it started; rejects with the
  * reason when it could not (no such command), so the caller can ask the user to open the URL.
+ * An opener that starts but then fails (`xdg-open` with no browser to hand the URL to exits
+ * non-zero) is reported later through `onFailure`.
  */
 export function openBrowser(
   url: string,
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
+  onFailure: (reason: string) => void = () => {},
 ): Promise<void> {
   const { command, args, verbatim } = opener(url, env, platform);
   return new Promise((resolve, reject) => {
@@ -60,6 +63,9 @@ export function openBrowser(
     child.once('spawn', () => {
       child.unref();
       resolve();
+    });
+    child.once('exit', (code) => {
+      if (code) onFailure(`${command} exited with code ${code}`);
     });
   });
 }

@@ -174,8 +174,10 @@ async function showAuthorizeUrl(url: string, options: LoginOptions, io: Io): Pro
   }
   io.err('Opening your browser to connect Salesforce. If it does not open, visit this URL:');
   io.err(url);
-  await openBrowser(url, options.env).catch((error: Error) =>
-    io.err(`Could not open a browser (${error.message}): open the URL above yourself.`),
+  const failed = (reason: string) =>
+    io.err(`Could not open a browser (${reason}): open the URL above yourself.`);
+  await openBrowser(url, options.env, process.platform, failed).catch((error: Error) =>
+    failed(error.message),
   );
 }
 

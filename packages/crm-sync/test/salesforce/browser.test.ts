@@ -33,6 +33,13 @@ describe('opener', () => {
       '/nonexistent/browser: not found',
     );
   });
+
+  it('reports an opener that starts but fails', async () => {
+    const failure = new Promise<string>((resolve) => {
+      void openBrowser(url, { BROWSER: 'false' }, 'linux', resolve);
+    });
+    expect(await failure).toBe('false exited with code 1');
+  });
 });
 
 describe('callbackPage', () => {
