@@ -31,6 +31,8 @@ export interface LoginOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Give up waiting for the browser after this many ms (default 5 minutes). */
   readonly timeoutMs?: number;
+  /** Report the login as a JSON object on stdout. */
+  readonly json?: boolean;
 }
 
 /** The callback's verdict: a code to exchange, or how the login ended without one. */
@@ -153,7 +155,14 @@ export async function login(options: LoginOptions, io: Io): Promise<void> {
       const user = identity.username ?? identity.userId;
       await answer(response, { kind: 'approved', org: identity.organizationId, user });
       io.out(
-        `Connected to org ${identity.organizationId} as ${user}; tokens saved to ${options.tokenFile} (readable by you only)`,
+        options.json
+          ? JSON.stringify({
+              organizationId: identity.organizationId,
+              userId: identity.userId,
+              username: identity.username,
+              tokenFile: options.tokenFile,
+            })
+          : `Connected to org ${identity.organizationId} as ${user}; tokens saved to ${options.tokenFile} (readable by you only)`,
       );
     } catch (error) {
       await answer(response, { kind: 'error', message: (error as Error).message });

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedOrg } from '../emulator/seed.ts';
 import { buildCli } from './build-cli.js';
-import { collect as collectOutput, type Run } from './child-output.js';
 import { e2eConfig, sessionEvents, toNdjson } from './events.js';
 import { useEmulator } from './helpers.js';
 
@@ -20,21 +19,37 @@ const cli = join(outDir, 'cli.js');
 let home = '';
 const outputs: string[] = [];
 
-function collect(child: ChildProcess): Promise<Run> {
-  return collectOutput(child).then((run) => {
-    outputs.push(run.stdout, run.stderr);
-    return run;
-  });
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
 }
 
-function start(args: string[]): ChildProcess {
+function collect(child: ChildProcess): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      outputs.push(stdout, stderr);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [cli, ...args], {
-    env: { PATH: process.env.PATH, SERVICE_CRM_HOME: home },
+    env: { PATH: process.env.PATH, SERVICE_CRM_HOME: home, ...env },
     cwd: home,
   });
 }
 
-const run = (args: string[]) => collect(start(args));
+const run = (args: string[], env?: Record<string, string>) => collect(start(args, env));
 
 beforeAll(async () => {
   await buildCli(outDir); // the command under test, built from src
@@ -170,14 +185,9 @@ describe('service-crm', () => {
     expect((await run(['stage', '--bogus'])).code).toBe(2);
 
     const token = `${emulator.org.orgId}!AQexpiredAndUnknownTokenValue`;
-    const auth = await run([
-      'fields',
-      'plan',
-      '--instance-url',
-      emulator.url,
-      '--access-token',
-      token,
-    ]);
+    const auth = await run(['fields', 'plan', '--instance-url', emulator.url], {
+      SF_ACCESS_TOKEN: token,
+    });
     expect(auth.code).toBe(3);
     expect(auth.stderr).toMatch(/log in again/i);
     expect(auth.stderr).not.toContain(token);

@@ -2,12 +2,11 @@
 // before jsforce itself (or @salesforce/core, whose Connection extends jsforce's), it must leave
 // jsforce whole: entering jsforce's module cycle at its connection module left the package's
 // exported `Connection` undefined.
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { buildEntry, packageDir } from './build-cli.js';
-import { collect } from './child-output.js';
+import { runCli } from './cli-runner.js';
 
 it('importing @service/crm-sync/salesforce first leaves jsforce and @salesforce/core usable', async () => {
   const outDir = join(packageDir, 'node_modules/.cache/import-order-test');
@@ -22,7 +21,7 @@ it('importing @service/crm-sync/salesforce first leaves jsforce and @salesforce/
       'console.log(typeof jsforce.Connection, typeof core.Connection);',
     ].join('\n'),
   );
-  const run = await collect(spawn(process.execPath, [script]));
+  const run = await runCli(script, [], { cwd: outDir });
   expect(run.stderr).toBe('');
   expect(run.stdout.trim()).toBe('function function');
 }, 60_000);

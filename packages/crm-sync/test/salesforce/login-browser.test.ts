@@ -3,7 +3,6 @@
 // login form and "Allow Access?" page, and the loopback callback answers with a page saying what
 // happened. Allow: the code is exchanged with PKCE, tokens are stored 0600, and a second command
 // runs without a prompt. Deny, and a callback with a wrong state, end with clear messages.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -14,8 +13,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requires } from '../../../../scripts/missing-prerequisite.ts';
 import { buildCli, packageDir } from './build-cli.js';
-import { collect, type Run } from './child-output.js';
 import { ensureChromium, launchChromium } from './chromium.js';
+import { runCli } from './cli-runner.js';
 import { useEmulator } from './helpers.js';
 
 const missing = await ensureChromium();
@@ -58,20 +57,19 @@ afterAll(async () => {
   handoff.close();
 });
 
-function start(home: string, args: string[]): { child: ChildProcess; done: Promise<Run> } {
+/** The command as a user's shell runs it, with BROWSER handing URLs to the test's Chromium. */
+function start(home: string, args: string[]) {
   const port = (handoff.address() as AddressInfo).port;
   const handoffScript = join(import.meta.dirname, 'browser-handoff.mjs');
-  const child = spawn(process.execPath, [cli, ...args], {
+  // Standard input is closed at once: nothing can prompt.
+  const done = runCli(cli, args, {
     env: {
-      PATH: process.env.PATH,
       SERVICE_CRM_HOME: home,
       BROWSER: `${process.execPath} ${handoffScript} http://127.0.0.1:${port}/opened %s`,
     },
     cwd: home,
-    stdio: ['ignore', 'pipe', 'pipe'], // no standard input: nothing can prompt
   });
-  const done = collect(child);
-  return { child, done };
+  return { done };
 }
 
 function login(home: string) {

@@ -2,14 +2,13 @@
 // @salesforce/core itself into a temporary HOME and points at the emulator's instance URL. Its
 // Connection refreshes an expired session through the sf CLI's stored refresh token. Without
 // @salesforce/core installed, or with an unknown alias, the command says what to do.
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedOrg } from '../emulator/seed.ts';
 import { buildCli, packageDir } from './build-cli.js';
-import { collect } from './child-output.js';
+import { runCli } from './cli-runner.js';
 import { useEmulator } from './helpers.js';
 
 const env = useEmulator({ pageSize: 300 });
@@ -21,31 +20,29 @@ let username = '';
 // @salesforce/core keeps the key of its auth files in a file under HOME instead of the desktop's
 // keyring, which a test machine does not have.
 const sfEnv = () => ({
-  PATH: process.env.PATH,
   HOME: home,
   SF_USE_GENERIC_UNIX_KEYCHAIN: 'true',
   SF_DISABLE_TELEMETRY: 'true',
 });
 
 const serviceCrm = (args: string[], command = cli) =>
-  collect(spawn(process.execPath, [command, ...args], { env: sfEnv(), cwd: home }));
+  runCli(command, args, { env: sfEnv(), cwd: home });
 
 beforeAll(async () => {
   const { emulator } = env;
   cli = await buildCli(outDir);
   home = await mkdtemp(join(tmpdir(), 'sf-home-'));
-  const written = await collect(
-    spawn(process.execPath, [join(import.meta.dirname, 'sf-cli-login.ts')], {
-      env: {
-        ...sfEnv(),
-        SF_TEST_LOGIN_URL: emulator.url,
-        SF_TEST_CLIENT_ID: emulator.clientId,
-        SF_TEST_CLIENT_SECRET: emulator.clientSecret,
-        SF_TEST_REFRESH_TOKEN: emulator.issueTokens().refreshToken,
-        SF_TEST_ALIAS: 'acme',
-      },
-    }),
-  );
+  const written = await runCli(join(import.meta.dirname, 'sf-cli-login.ts'), [], {
+    env: {
+      ...sfEnv(),
+      SF_TEST_LOGIN_URL: emulator.url,
+      SF_TEST_CLIENT_ID: emulator.clientId,
+      SF_TEST_CLIENT_SECRET: emulator.clientSecret,
+      SF_TEST_REFRESH_TOKEN: emulator.issueTokens().refreshToken,
+      SF_TEST_ALIAS: 'acme',
+    },
+    cwd: home,
+  });
   if (written.code !== 0) throw new Error(`sf login not written: ${written.stderr}`);
   username = written.stdout.trim();
 }, 120_000);
@@ -90,9 +87,8 @@ describe('service-crm --target-org', () => {
     // The built command beside a node_modules with every dependency of the package but the
     // optional peer, as after `npm install @service/crm-sync` alone.
     const root = await mkdtemp(join(tmpdir(), 'service-crm-no-sf-core-'));
+    await cp(outDir, join(root, 'dist'), { recursive: true }); // the command and its chunks
     const command = join(root, 'dist/cli.js');
-    await mkdir(dirname(command), { recursive: true });
-    await writeFile(command, await readFile(cli));
     const pkg = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
