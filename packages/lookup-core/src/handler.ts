@@ -5,6 +5,7 @@
  * without a valid key never learns anything about its body; a request with one gets precise errors.
  */
 import { readBody } from './body.js';
+import { presentedHeaderKey } from './credentials.js';
 import { StoreUnavailableError } from './errors.js';
 import { type ErrorStatus, errorResponse, HttpError, jsonResponse } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
@@ -34,13 +35,6 @@ const isJson = (contentType: string | null) => {
   const type = contentType?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 };
-
-function presentedHeaderKey(headers: Headers): string | undefined {
-  const authorization = headers.get('authorization');
-  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  if (bearer !== undefined) return bearer;
-  return headers.get('x-service-secret-key')?.trim() || undefined;
-}
 
 const own = (body: Record<string, unknown>, field: string): unknown =>
   Object.hasOwn(body, field) ? body[field] : undefined;
@@ -106,7 +100,8 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
     typeof key === 'string' ? await keys.resolve(key) : null;
 
   async function lookup(request: Request): Promise<Response> {
-    const headerKey = presentedHeaderKey(request.headers);
+    const headerKey = presentedHeaderKey((name) => request.headers.get(name));
+    if (headerKey === null) throw new HttpError(401);
     let workspace = headerKey === undefined ? null : await resolve(headerKey);
     // A key in a header is judged alone: a wrong one is refused before the body is read.
     if (headerKey !== undefined && workspace === null) throw new HttpError(401);

@@ -21,9 +21,10 @@ const NO_BODY = new Set(['GET', 'HEAD']);
 
 function toHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  // `headersDistinct`, not `headers`: node keeps only the first of a repeated `Authorization`,
+  // and the handler refuses a key header sent twice.
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    for (const v of values ?? []) headers.append(name, v);
   }
   return headers;
 }
