@@ -6,7 +6,7 @@
  */
 import { readBody } from './body.js';
 import { presentedHeaderKey } from './credentials.js';
-import { StoreUnavailableError } from './errors.js';
+import { StoreClosedError, StoreUnavailableError } from './errors.js';
 import { type ErrorStatus, errorResponse, HttpError, jsonResponse } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
@@ -135,7 +135,9 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error.status);
       onError?.(error, { requestId });
-      if (error instanceof StoreUnavailableError) return errorResponse(503, { 'retry-after': '1' });
+      // A closed store (shutting down) is as unavailable as a lost database: try again elsewhere.
+      if (error instanceof StoreUnavailableError || error instanceof StoreClosedError)
+        return errorResponse(503, { 'retry-after': '1' });
       return errorResponse(500);
     } finally {
       // Whatever was not read of the body is released, not left to stall the connection.
