@@ -9,6 +9,7 @@ import { presentedHeaderKey } from './credentials.js';
 import { StoreClosedError, StoreUnavailableError } from './errors.js';
 import { type ErrorStatus, errorResponse, HttpError, jsonResponse } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
+import { describeFailure, type LookupLog } from './log.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
 import type { LookupQuery, LookupStore } from './types.js';
 
@@ -22,9 +23,20 @@ export interface LookupHandlerOptions {
   maxBodyBytes?: number;
   /** Called with every unexpected error (the client gets a bare 500/503, never the error). */
   onError?: (error: unknown, context: { requestId: string }) => void;
+  /**
+   * Receives what an operator should see: every 500/503 (`lookup_failed`, with the error's class,
+   * message and SQLSTATE) and every 401 (`unauthorized`, with the client's address). Never a key.
+   * `createJsonLineLog` writes them as JSON lines, 401s counted per address and minute.
+   */
+  log?: LookupLog;
 }
 
-export type LookupHandler = (request: Request) => Promise<Response>;
+/** What the transport knows of the client; `toNodeListener` passes the socket's address. */
+export interface LookupClientInfo {
+  address?: string | undefined;
+}
+
+export type LookupHandler = (request: Request, client?: LookupClientInfo) => Promise<Response>;
 
 const ALLOW = { allow: 'POST, OPTIONS' };
 /** Longest accepted inputs: an email address (RFC 5321) and a URL-ish domain. */
@@ -90,7 +102,7 @@ function parseObject(bytes: Uint8Array): Record<string, unknown> | null {
 }
 
 export function createLookupHandler(options: LookupHandlerOptions): LookupHandler {
-  const { store, onError } = options;
+  const { store, onError, log } = options;
   const keys: KeyResolver =
     'resolve' in options.keys ? options.keys : createKeyResolver(options.keys);
   const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
@@ -115,7 +127,11 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
     return result === null ? errorResponse(404) : jsonResponse(200, result);
   }
 
-  async function route(request: Request, requestId: string): Promise<Response> {
+  async function route(
+    request: Request,
+    requestId: string,
+    client: LookupClientInfo | undefined,
+  ): Promise<Response> {
     try {
       const pathname = new URL(request.url).pathname.replace(/\/+$/, '');
       if (!pathname.endsWith(path)) return errorResponse(404);
@@ -133,21 +149,28 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
           return errorResponse(405, ALLOW);
       }
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error.status);
+      if (error instanceof HttpError) {
+        if (error.status === 401) {
+          const address = typeof client?.address === 'string' ? client.address : null;
+          log?.({ event: 'unauthorized', requestId, address });
+        }
+        return errorResponse(error.status);
+      }
       onError?.(error, { requestId });
       // A closed store (shutting down) is as unavailable as a lost database: try again elsewhere.
-      if (error instanceof StoreUnavailableError || error instanceof StoreClosedError)
-        return errorResponse(503, { 'retry-after': '1' });
-      return errorResponse(500);
+      const status =
+        error instanceof StoreUnavailableError || error instanceof StoreClosedError ? 503 : 500;
+      log?.({ event: 'lookup_failed', requestId, status, ...describeFailure(error) });
+      return status === 503 ? errorResponse(503, { 'retry-after': '1' }) : errorResponse(500);
     } finally {
       // Whatever was not read of the body is released, not left to stall the connection.
       if (request.body && !request.bodyUsed) request.body.cancel().catch(() => {});
     }
   }
 
-  return async function handleLookup(request) {
+  return async function handleLookup(request, client) {
     const requestId = requestIdOf(request);
-    const response = await route(request, requestId);
+    const response = await route(request, requestId, client);
     response.headers.set('x-request-id', requestId);
     return response;
   };

@@ -132,7 +132,7 @@ function drainable(req: NodeRequest, status: number): boolean {
 
 /** Adapts a Fetch handler to `(req, res)` for node:http, Express, Fastify (raw) and the like. */
 export function toNodeListener(
-  handler: (request: Request) => Promise<Response>,
+  handler: (request: Request, client: { address?: string | undefined }) => Promise<Response>,
   options: NodeListenerOptions = {},
 ): NodeListener {
   const timeoutMs = options.bodyTimeoutMs ?? 10_000;
@@ -143,7 +143,9 @@ export function toNodeListener(
     });
     let response: Response;
     try {
-      response = await handler(toRequest(req, aborted.signal, timeoutMs));
+      response = await handler(toRequest(req, aborted.signal, timeoutMs), {
+        address: req.socket.remoteAddress,
+      });
     } catch {
       response = errorResponse(500);
     }
