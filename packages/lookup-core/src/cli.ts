@@ -19,7 +19,7 @@ import type { IngestProgress, LookupStore } from './types.js';
 const HELP = `Usage:
   service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]
                        [--key sk_live_...[=WORKSPACE] ...] [--data-dir DIR | --database-url URL]
-                       [--header-timeout SECONDS] [--body-timeout SECONDS]
+                       [--header-timeout SECONDS] [--body-timeout SECONDS] [--rate-limit N]
   service-lookup ingest FILE.ndjson ... [--data-dir DIR | --database-url URL]
 
 Options:
@@ -33,6 +33,7 @@ Options:
                         DATABASE_URL when set and --data-dir is not given)
   --header-timeout S    longest a client may take to send a request's headers (default 10)
   --body-timeout S      longest a client may take to send a request's body (default 10)
+  --rate-limit N        lookups per second allowed to each key, more get 429 (default: no limit)
   -h, --help            show this help
   -v, --version         show the version
 
@@ -49,6 +50,7 @@ const OPTIONS = {
   'database-url': { type: 'string' },
   'header-timeout': { type: 'string' },
   'body-timeout': { type: 'string' },
+  'rate-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -168,6 +170,16 @@ function parseSeconds(flag: string, value: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
+function parseRateLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const perSecond = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || perSecond <= 0)
+    throw new UsageError(
+      `--rate-limit must be a number of lookups per second above 0, got "${value}"`,
+    );
+  return perSecond;
+}
+
 function parsePort(value: string | undefined): number {
   if (value === undefined) return 8787;
   const port = Number(value);
@@ -183,6 +195,7 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   const port = parsePort(values.port);
   const headerTimeoutMs = parseSeconds('header-timeout', values['header-timeout']);
   const bodyTimeoutMs = parseSeconds('body-timeout', values['body-timeout']);
+  const rateLimit = parseRateLimit(values['rate-limit']);
   const fromFlags = parseKeys(values.key ?? [], '--key');
   const fromEnv = parseKeys(
     (process.env.SERVICE_SECRET_KEYS ?? '').split(/[\s,]+/).filter(Boolean),
@@ -199,7 +212,12 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   try {
     await ingestFiles(store, values.events ?? [], stop);
     if (stop.aborted) return 130;
-    const handler = createLookupHandler({ store, keys, log: jsonLog.log });
+    const handler = createLookupHandler({
+      store,
+      keys,
+      log: jsonLog.log,
+      ...(rateLimit === undefined ? {} : { rateLimit }),
+    });
     const server = createServer(
       {
         headersTimeout: headerTimeoutMs,

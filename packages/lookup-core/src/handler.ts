@@ -11,6 +11,7 @@ import { type ErrorStatus, errorResponse, HttpError, jsonResponse } from './http
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
 import { describeFailure, type LookupLog } from './log.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
+import { createRateLimiter } from './rate-limit.js';
 import type { LookupQuery, LookupStore } from './types.js';
 
 export interface LookupHandlerOptions {
@@ -29,6 +30,11 @@ export interface LookupHandlerOptions {
    * `createJsonLineLog` writes them as JSON lines, 401s counted per address and minute.
    */
   log?: LookupLog;
+  /**
+   * Lookups per second allowed to each key (a burst of as many at once); more get 429 with
+   * `Retry-After`. Unlimited when absent. Buckets are kept for at most 10,000 keys.
+   */
+  rateLimit?: number;
 }
 
 /** What the transport knows of the client; `toNodeListener` passes the socket's address. */
@@ -108,6 +114,14 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
   const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
 
+  const limiter =
+    options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
+  /** A 429 when `key` has spent its budget (`rateLimit`), with when to come back. */
+  const overBudget = (key: string): Response | undefined => {
+    const wait = limiter?.take(key) ?? 0;
+    return wait > 0 ? errorResponse(429, { 'retry-after': String(wait) }) : undefined;
+  };
+
   const resolve = async (key: unknown) =>
     typeof key === 'string' ? await keys.resolve(key) : null;
 
@@ -117,12 +131,20 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
     let workspace = headerKey === undefined ? null : await resolve(headerKey);
     // A key in a header is judged alone: a wrong one is refused before the body is read.
     if (headerKey !== undefined && workspace === null) throw new HttpError(401);
+    // Over its budget, a header key is refused before its body is read too.
+    const limited = headerKey === undefined ? undefined : overBudget(headerKey);
+    if (limited) return limited;
     const refuse = (status: ErrorStatus) => new HttpError(workspace === null ? 401 : status);
     if (!isJson(request.headers.get('content-type'))) throw refuse(415);
     const body = parseObject(await readBody(request, maxBodyBytes));
     if (body === null) throw refuse(400);
-    workspace ??= await resolve(own(body, 'secretKey'));
-    if (workspace === null) throw new HttpError(401);
+    if (workspace === null) {
+      const bodyKey = own(body, 'secretKey');
+      workspace = await resolve(bodyKey);
+      if (workspace === null) throw new HttpError(401);
+      const bodyLimited = overBudget(bodyKey as string);
+      if (bodyLimited) return bodyLimited;
+    }
     const result = await store.lookup(toQuery(body, workspace));
     return result === null ? errorResponse(404) : jsonResponse(200, result);
   }
