@@ -10,7 +10,7 @@ import { shownDatabaseUrl } from './database-url.js';
 import { openEmbeddedStore } from './embedded.js';
 import { createLookupHandler } from './handler.js';
 import { isWellFormedKey, type KeyEntry } from './keys.js';
-import { createJsonLineLog } from './log.js';
+import { createJsonLineLog, describeFailure } from './log.js';
 import { readNdjsonLines, toNodeListener } from './node.js';
 import { withOpenApiRoute } from './openapi-route.js';
 import { openPostgresStore } from './postgres.js';
@@ -94,7 +94,7 @@ function storeChoice(values: Values): { open(): Promise<LookupStore>; shown: str
     }
     return {
       open: () => openPostgresStore({ connectionString }),
-      shown: `PostgreSQL at ${shown} (from ${origin})`,
+      shown: `PostgreSQL at ${shown}, from ${origin}`,
     };
   }
   return {
@@ -103,8 +103,14 @@ function storeChoice(values: Values): { open(): Promise<LookupStore>; shown: str
   };
 }
 
-function openStore(values: Values): Promise<LookupStore> {
-  return storeChoice(values).open();
+/** Opens the chosen store; a failure names it, since DATABASE_URL may have chosen it unseen. */
+async function openStore(values: Values): Promise<LookupStore> {
+  const choice = storeChoice(values);
+  try {
+    return await choice.open();
+  } catch (error) {
+    throw new Error(`cannot open the store (${choice.shown}): ${describeFailure(error).message}`);
+  }
 }
 
 /** Stops reading input once the process is asked to stop, so the current batch still commits. */
@@ -205,9 +211,8 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   if (keys.length === 0)
     throw new UsageError('no keys: pass --key sk_live_...[=WORKSPACE] or set SERVICE_SECRET_KEYS');
 
-  const choice = storeChoice(values);
-  const store = await choice.open();
-  console.log(`store: ${choice.shown}`);
+  const store = await openStore(values);
+  console.log(`store: ${storeChoice(values).shown}`);
   const jsonLog = createJsonLineLog((line) => process.stderr.write(line));
   try {
     await ingestFiles(store, values.events ?? [], stop);
