@@ -39,7 +39,8 @@ type Refusal = keyof typeof MESSAGES;
 
 const ALLOW = { allow: 'POST, OPTIONS' };
 const NO_STORE = { 'cache-control': 'no-store' };
-const WELL_FORMED_KEY = /^sk_live_[\x21-\x7e]{24,512}$/;
+// Printable ASCII but the comma, as on the server (a comma is how a repeated header is joined).
+const WELL_FORMED_KEY = /^sk_live_[\x21-\x2b\x2d-\x7e]{24,512}$/;
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const MAX_EMAIL = 320;
 const MAX_DOMAIN = 2048;
