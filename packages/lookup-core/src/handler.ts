@@ -5,10 +5,13 @@
  * without a valid key never learns anything about its body; a request with one gets precise errors.
  */
 import { readBody } from './body.js';
-import { StoreUnavailableError } from './errors.js';
+import { presentedHeaderKey } from './credentials.js';
+import { StoreClosedError, StoreUnavailableError } from './errors.js';
 import { type ErrorStatus, errorResponse, HttpError, jsonResponse } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
+import { describeFailure, type LookupLog } from './log.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
+import { createRateLimiter } from './rate-limit.js';
 import type { LookupQuery, LookupStore } from './types.js';
 
 export interface LookupHandlerOptions {
@@ -21,9 +24,25 @@ export interface LookupHandlerOptions {
   maxBodyBytes?: number;
   /** Called with every unexpected error (the client gets a bare 500/503, never the error). */
   onError?: (error: unknown, context: { requestId: string }) => void;
+  /**
+   * Receives what an operator should see: every 500/503 (`lookup_failed`, with the error's class,
+   * message and SQLSTATE) and every 401 (`unauthorized`, with the client's address). Never a key.
+   * `createJsonLineLog` writes them as JSON lines, 401s counted per address and minute.
+   */
+  log?: LookupLog;
+  /**
+   * Lookups per second allowed to each key (a burst of as many at once); more get 429 with
+   * `Retry-After`. Unlimited when absent. Buckets are kept for at most 10,000 keys.
+   */
+  rateLimit?: number;
 }
 
-export type LookupHandler = (request: Request) => Promise<Response>;
+/** What the transport knows of the client; `toNodeListener` passes the socket's address. */
+export interface LookupClientInfo {
+  address?: string | undefined;
+}
+
+export type LookupHandler = (request: Request, client?: LookupClientInfo) => Promise<Response>;
 
 const ALLOW = { allow: 'POST, OPTIONS' };
 /** Longest accepted inputs: an email address (RFC 5321) and a URL-ish domain. */
@@ -34,13 +53,6 @@ const isJson = (contentType: string | null) => {
   const type = contentType?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 };
-
-function presentedHeaderKey(headers: Headers): string | undefined {
-  const authorization = headers.get('authorization');
-  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  if (bearer !== undefined) return bearer;
-  return headers.get('x-service-secret-key')?.trim() || undefined;
-}
 
 const own = (body: Record<string, unknown>, field: string): unknown =>
   Object.hasOwn(body, field) ? body[field] : undefined;
@@ -96,31 +108,52 @@ function parseObject(bytes: Uint8Array): Record<string, unknown> | null {
 }
 
 export function createLookupHandler(options: LookupHandlerOptions): LookupHandler {
-  const { store, onError } = options;
+  const { store, onError, log } = options;
   const keys: KeyResolver =
     'resolve' in options.keys ? options.keys : createKeyResolver(options.keys);
   const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
 
+  const limiter =
+    options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
+  /** A 429 when `key` has spent its budget (`rateLimit`), with when to come back. */
+  const overBudget = (key: string): Response | undefined => {
+    const wait = limiter?.take(key) ?? 0;
+    return wait > 0 ? errorResponse(429, { 'retry-after': String(wait) }) : undefined;
+  };
+
   const resolve = async (key: unknown) =>
     typeof key === 'string' ? await keys.resolve(key) : null;
 
   async function lookup(request: Request): Promise<Response> {
-    const headerKey = presentedHeaderKey(request.headers);
+    const headerKey = presentedHeaderKey((name) => request.headers.get(name));
+    if (headerKey === null) throw new HttpError(401);
     let workspace = headerKey === undefined ? null : await resolve(headerKey);
     // A key in a header is judged alone: a wrong one is refused before the body is read.
     if (headerKey !== undefined && workspace === null) throw new HttpError(401);
+    // Over its budget, a header key is refused before its body is read too.
+    const limited = headerKey === undefined ? undefined : overBudget(headerKey);
+    if (limited) return limited;
     const refuse = (status: ErrorStatus) => new HttpError(workspace === null ? 401 : status);
     if (!isJson(request.headers.get('content-type'))) throw refuse(415);
     const body = parseObject(await readBody(request, maxBodyBytes));
     if (body === null) throw refuse(400);
-    workspace ??= await resolve(own(body, 'secretKey'));
-    if (workspace === null) throw new HttpError(401);
+    if (workspace === null) {
+      const bodyKey = own(body, 'secretKey');
+      workspace = await resolve(bodyKey);
+      if (workspace === null) throw new HttpError(401);
+      const bodyLimited = overBudget(bodyKey as string);
+      if (bodyLimited) return bodyLimited;
+    }
     const result = await store.lookup(toQuery(body, workspace));
     return result === null ? errorResponse(404) : jsonResponse(200, result);
   }
 
-  async function route(request: Request, requestId: string): Promise<Response> {
+  async function route(
+    request: Request,
+    requestId: string,
+    client: LookupClientInfo | undefined,
+  ): Promise<Response> {
     try {
       const pathname = new URL(request.url).pathname.replace(/\/+$/, '');
       if (!pathname.endsWith(path)) return errorResponse(404);
@@ -138,19 +171,28 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
           return errorResponse(405, ALLOW);
       }
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error.status);
+      if (error instanceof HttpError) {
+        if (error.status === 401) {
+          const address = typeof client?.address === 'string' ? client.address : null;
+          log?.({ event: 'unauthorized', requestId, address });
+        }
+        return errorResponse(error.status);
+      }
       onError?.(error, { requestId });
-      if (error instanceof StoreUnavailableError) return errorResponse(503, { 'retry-after': '1' });
-      return errorResponse(500);
+      // A closed store (shutting down) is as unavailable as a lost database: try again elsewhere.
+      const status =
+        error instanceof StoreUnavailableError || error instanceof StoreClosedError ? 503 : 500;
+      log?.({ event: 'lookup_failed', requestId, status, ...describeFailure(error) });
+      return status === 503 ? errorResponse(503, { 'retry-after': '1' }) : errorResponse(500);
     } finally {
       // Whatever was not read of the body is released, not left to stall the connection.
       if (request.body && !request.bodyUsed) request.body.cancel().catch(() => {});
     }
   }
 
-  return async function handleLookup(request) {
+  return async function handleLookup(request, client) {
     const requestId = requestIdOf(request);
-    const response = await route(request, requestId);
+    const response = await route(request, requestId, client);
     response.headers.set('x-request-id', requestId);
     return response;
   };

@@ -21,9 +21,10 @@ const NO_BODY = new Set(['GET', 'HEAD']);
 
 function toHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  // `headersDistinct`, not `headers`: node keeps only the first of a repeated `Authorization`,
+  // and the handler refuses a key header sent twice.
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    for (const v of values ?? []) headers.append(name, v);
   }
   return headers;
 }
@@ -131,7 +132,7 @@ function drainable(req: NodeRequest, status: number): boolean {
 
 /** Adapts a Fetch handler to `(req, res)` for node:http, Express, Fastify (raw) and the like. */
 export function toNodeListener(
-  handler: (request: Request) => Promise<Response>,
+  handler: (request: Request, client: { address?: string | undefined }) => Promise<Response>,
   options: NodeListenerOptions = {},
 ): NodeListener {
   const timeoutMs = options.bodyTimeoutMs ?? 10_000;
@@ -142,7 +143,9 @@ export function toNodeListener(
     });
     let response: Response;
     try {
-      response = await handler(toRequest(req, aborted.signal, timeoutMs));
+      response = await handler(toRequest(req, aborted.signal, timeoutMs), {
+        address: req.socket.remoteAddress,
+      });
     } catch {
       response = errorResponse(500);
     }
