@@ -1,10 +1,12 @@
 /** The one SQL implementation of `LookupStore`, over any `Database` (PGlite or pg). */
+
+import { withAnswerText } from '../answer-text.js';
 import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../errors.js';
-import type { LookupStore } from '../types.js';
+import type { LookupQuery, LookupResult, LookupStore } from '../types.js';
 import { readAggregates } from './aggregates.js';
 import type { Database } from './db.js';
 import { ingestEvents } from './ingest.js';
-import { lookup } from './lookup.js';
+import { lookupAnswer } from './lookup.js';
 import { migrate } from './migrations.js';
 
 /** Runs `fn`, turning "database unreachable" driver errors into `StoreUnavailableError`. */
@@ -29,15 +31,22 @@ export async function openSqlStore(db: Database): Promise<LookupStore> {
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
+  const answerText = async (query: LookupQuery) => {
+    open();
+    return (await guarded(() => lookupAnswer(db, query)))?.body ?? null;
+  };
   return {
     ingest(events, options) {
       open();
       return guarded(() => ingestEvents(db, events, options));
     },
-    lookup(query) {
-      open();
-      return guarded(() => lookup(db, query));
-    },
+    lookup: withAnswerText(
+      async (query) => {
+        const text = await answerText(query);
+        return text === null ? null : (JSON.parse(text) as LookupResult);
+      },
+      (query) => answerText(query),
+    ),
     async *readAggregates(options) {
       open();
       const iterator = readAggregates(db, options?.workspace ?? 'default')[Symbol.asyncIterator]();
