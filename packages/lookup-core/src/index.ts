@@ -13,4 +13,10 @@ export {
 export { createKeyResolver, isWellFormedKey, type KeyEntry, type KeyResolver } from './keys.js';
 export { normalizeDomain, normalizeEmail } from './normalize.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres.js';
+export {
+  CHANGES_CHANNEL,
+  type ChangeNotice,
+  type StoreChange,
+  type WorkspaceChange,
+} from './sql/changes.js';
 export type * from './types.js';

@@ -4,6 +4,7 @@
  */
 import type { strictSchemas } from '@service/lookup-client';
 import type * as z from 'zod/mini';
+import type { ChangeNotice } from './sql/changes.js';
 
 export type PurchaseIntent = 'low' | 'medium' | 'high' | 'very_high';
 
@@ -94,6 +95,11 @@ export interface IngestOptions {
   batchSize?: number;
   /** Called after each committed batch with the running counts. */
   onProgress?: (progress: IngestProgress) => void;
+  /**
+   * Called right after each batch commits (same tick) with what it changed, the same notices the
+   * batch sent on `CHANGES_CHANNEL` inside its transaction.
+   */
+  onCommitted?: (notices: ChangeNotice[]) => void;
 }
 
 export interface IngestProgress {

@@ -9,6 +9,7 @@
  */
 import { parseEvent, type StoredEvent } from '../events.js';
 import type { IngestOptions, IngestProgress, IngestRejection, IngestResult } from '../types.js';
+import { CHANGES_CHANNEL, encodeChange, splitChange } from './changes.js';
 import type { Database, Queryable } from './db.js';
 
 /**
@@ -167,7 +168,25 @@ async function writeBatch(tx: Queryable, events: StoredEvent[]) {
   ];
   if (written.length > 0) await tx.query(WRITE_BATCH, [JSON.stringify(written)]);
   if (replaced.length > 0) await recompute(tx, replaced);
-  return { ingested: fresh.length, unchanged, replaced: replaced.length };
+  const notices = changesOf([...fresh, ...replaced.flatMap((r) => [r.old, r.event])]);
+  for (const notice of notices) {
+    await tx.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, encodeChange(notice)]);
+  }
+  return { ingested: fresh.length, unchanged, replaced: replaced.length, notices };
+}
+
+/** The notices naming every company and contact the given event versions belong to. */
+function changesOf(versions: Array<{ workspace: string; domain: string; email: string | null }>) {
+  const byWorkspace = new Map<string, { domains: Set<string>; emails: Set<string> }>();
+  for (const { workspace, domain, email } of versions) {
+    const keys = byWorkspace.get(workspace) ?? { domains: new Set(), emails: new Set() };
+    byWorkspace.set(workspace, keys);
+    keys.domains.add(domain);
+    if (email !== null) keys.emails.add(email);
+  }
+  return [...byWorkspace].flatMap(([workspace, keys]) =>
+    splitChange({ workspace, domains: [...keys.domains], emails: [...keys.emails] }),
+  );
 }
 
 /** Rebuilds every company and contact touched by either version of a replaced event. */
@@ -208,6 +227,7 @@ export async function ingestEvents(
     progress.unchanged += counts.unchanged;
     progress.replaced += counts.replaced;
     progress.rejected = rejected.length;
+    if (counts.notices.length > 0) options.onCommitted?.(counts.notices);
     options.onProgress?.({ ...progress });
   };
 
