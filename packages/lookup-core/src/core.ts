@@ -8,7 +8,8 @@
  */
 
 import { answerTextOf } from './answer-text.js';
-import { StoreUnavailableError } from './errors.js';
+import { presentedHeaderKey } from './credentials.js';
+import { StoreClosedError, StoreUnavailableError } from './errors.js';
 import { type ErrorStatus, errorBody, HttpError, JSON_HEADERS } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
@@ -58,13 +59,6 @@ const isJson = (contentType: string | undefined) => {
   const type = contentType?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 };
-
-function presentedHeaderKey(request: CoreRequest): string | undefined {
-  const authorization = request.header('authorization');
-  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  if (bearer !== undefined) return bearer;
-  return request.header('x-service-secret-key')?.trim() || undefined;
-}
 
 const own = (body: Record<string, unknown>, field: string): unknown =>
   Object.hasOwn(body, field) ? body[field] : undefined;
@@ -151,7 +145,8 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     typeof key === 'string' ? await keys.resolve(key) : null;
 
   async function lookup(request: CoreRequest, requestId: string): Promise<CoreAnswer> {
-    const headerKey = presentedHeaderKey(request);
+    const headerKey = presentedHeaderKey(request.header);
+    if (headerKey === null) throw new HttpError(401);
     let workspace = headerKey === undefined ? null : await resolve(headerKey);
     // A key in a header is judged alone: a wrong one is refused before the body is read.
     if (headerKey !== undefined && workspace === null) throw new HttpError(401);
@@ -188,7 +183,8 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     } catch (thrown) {
       if (thrown instanceof HttpError) return error(thrown.status, requestId);
       onError?.(thrown, { requestId });
-      if (thrown instanceof StoreUnavailableError)
+      // A closed store (shutting down) is as unavailable as a lost database: try again elsewhere.
+      if (thrown instanceof StoreUnavailableError || thrown instanceof StoreClosedError)
         return error(503, requestId, { 'retry-after': '1' });
       return error(500, requestId);
     }
