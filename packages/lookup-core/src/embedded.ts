@@ -1,5 +1,6 @@
 /** The embedded store: PostgreSQL compiled to WebAssembly (PGlite), in this process, no server. */
 import { PGlite } from '@electric-sql/pglite';
+import type { AnswerCacheOptions } from './cache.js';
 import type { Database, Queryable } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
 import type { LookupStore } from './types.js';
@@ -7,6 +8,8 @@ import type { LookupStore } from './types.js';
 export interface EmbeddedStoreOptions {
   /** Directory to persist the database in; in memory when absent. */
   dataDir?: string;
+  /** The answer cache's bounds; `{ maxBytes: 0 }` turns it off. */
+  cache?: AnswerCacheOptions;
 }
 
 interface PgliteLike {
@@ -30,5 +33,5 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
     transaction: (fn) => pg.transaction((tx) => fn(queryable(tx))),
     close: () => pg.close(),
   };
-  return openSqlStore(db);
+  return openSqlStore(db, options.cache === undefined ? {} : { cache: options.cache });
 }

@@ -1,15 +1,25 @@
 /** The PostgreSQL store: the same schema and queries as the embedded one, on a server, through pg. */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { AnswerCache, type AnswerCacheOptions } from './cache.js';
+import { listenForChanges } from './change-feed.js';
 import type { Database, Queryable } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
 import type { LookupStore } from './types.js';
 
 export type PostgresStoreOptions =
   /** A connection string; the store owns the pool it creates and ends it on `close()`. */
-  | { connectionString: string; maxConnections?: number }
-  /** A pool you own: the store uses it and leaves it open on `close()`. */
-  | { pool: pg.Pool };
+  (
+    | { connectionString: string; maxConnections?: number }
+    /** A pool you own: the store uses it and leaves it open on `close()`. */
+    | { pool: pg.Pool }
+  ) & {
+    /**
+     * The answer cache's bounds; `{ maxBytes: 0 }` turns it off. While it is on, the store listens
+     * for other processes' commits on a connection of its own (not one of the pool's).
+     */
+    cache?: AnswerCacheOptions;
+  };
 
 /**
  * Every statement of the store is a constant string, so each is prepared once per connection under
@@ -82,5 +92,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       else pool.off('error', ignoreConnectionError);
     },
   };
-  return openSqlStore(db);
+  const config: pg.ClientConfig = owned
+    ? { connectionString: options.connectionString, connectionTimeoutMillis: 5_000 }
+    : pool.options;
+  const cache = options.cache ?? {};
+  const feed = new AnswerCache(cache).enabled ? listenForChanges(config) : undefined;
+  return openSqlStore(db, feed === undefined ? { cache } : { cache, feed });
 }

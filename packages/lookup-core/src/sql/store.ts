@@ -1,6 +1,8 @@
 /** The one SQL implementation of `LookupStore`, over any `Database` (PGlite or pg). */
 
 import { withAnswerText } from '../answer-text.js';
+import { AnswerCache, type AnswerCacheOptions } from '../cache.js';
+import type { ChangeFeed, StoreEvent } from '../change-feed.js';
 import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../errors.js';
 import type { LookupQuery, LookupResult, LookupStore } from '../types.js';
 import { readAggregates } from './aggregates.js';
@@ -19,26 +21,61 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+export interface SqlStoreOptions {
+  /** The answer cache's bounds (see `AnswerCache`); `{ maxBytes: 0 }` turns it off. */
+  cache?: AnswerCacheOptions;
+  /** Commits of other processes (PostgreSQL `LISTEN`); without one, only this process writes. */
+  feed?: ChangeFeed;
+}
+
 /** Migrates `db` and serves the store from it; `db` is closed when the migration fails. */
-export async function openSqlStore(db: Database): Promise<LookupStore> {
+export async function openSqlStore(
+  db: Database,
+  options: SqlStoreOptions = {},
+): Promise<LookupStore> {
   try {
     await guarded(() => migrate(db));
   } catch (error) {
     await db.close();
     throw error;
   }
+  const { feed } = options;
+  const cache = new AnswerCache(options.cache);
+  const watchers = new Set<(event: StoreEvent) => void>();
+  const emit = (event: StoreEvent) => {
+    cache.apply(event);
+    for (const watcher of watchers) watcher(event);
+  };
+  feed?.start(emit);
   let closed = false;
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
   const answerText = async (query: LookupQuery) => {
     open();
-    return (await guarded(() => lookupAnswer(db, query)))?.body ?? null;
+    if (!cache.enabled) return (await guarded(() => lookupAnswer(db, query)))?.body ?? null;
+    if (feed === undefined || feed.fresh()) {
+      const kept = cache.get(query);
+      if (kept !== undefined) return kept;
+    }
+    const ticket = cache.begin(query);
+    const answer = await guarded(() => lookupAnswer(db, query));
+    cache.fill(ticket, query, answer?.body ?? null, answer ?? {});
+    return answer?.body ?? null;
   };
   return {
     ingest(events, options) {
       open();
-      return guarded(() => ingestEvents(db, events, options));
+      return guarded(() =>
+        ingestEvents(db, events, {
+          ...options,
+          // The cache learns of this process's commits in the same tick, before ingest goes on.
+          onCommitted: (notices) => {
+            for (const notice of notices) emit(notice);
+            options?.onCommitted?.(notices);
+          },
+        }),
+      );
     },
     lookup: withAnswerText(
       async (query) => {
@@ -47,6 +84,12 @@ export async function openSqlStore(db: Database): Promise<LookupStore> {
       },
       (query) => answerText(query),
     ),
+    watch(watcher) {
+      watchers.add(watcher);
+      return () => {
+        watchers.delete(watcher);
+      };
+    },
     async *readAggregates(options) {
       open();
       const iterator = readAggregates(db, options?.workspace ?? 'default')[Symbol.asyncIterator]();
@@ -59,6 +102,7 @@ export async function openSqlStore(db: Database): Promise<LookupStore> {
     async close() {
       if (closed) return;
       closed = true;
+      await feed?.close();
       await db.close();
     },
   };
