@@ -111,8 +111,8 @@ export class AnswerCache {
     this.#entries.set(key, { workspace, text, bytes, dependencies });
     this.#bytes += bytes;
     for (const id of dependencies) {
-      let keys = this.#dependents.get(id);
-      if (keys === undefined) this.#dependents.set(id, (keys = new Set()));
+      const keys = this.#dependents.get(id) ?? new Set<string>();
+      this.#dependents.set(id, keys);
       keys.add(key);
     }
     while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
