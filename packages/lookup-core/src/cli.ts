@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import packageJson from '../package.json' with { type: 'json' };
+import type { AnswerCacheOptions } from './cache.js';
 import { openEmbeddedStore } from './embedded.js';
 import { createLookupHandler } from './handler.js';
 import { isWellFormedKey, type KeyEntry } from './keys.js';
@@ -17,6 +18,7 @@ import type { IngestProgress, LookupStore } from './types.js';
 const HELP = `Usage:
   service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]
                        [--key sk_live_...[=WORKSPACE] ...] [--data-dir DIR | --database-url URL]
+                       [--cache-mb MB]
   service-lookup ingest FILE.ndjson ... [--data-dir DIR | --database-url URL]
 
 Options:
@@ -27,6 +29,7 @@ Options:
                         repeatable); keys are also read from SERVICE_SECRET_KEYS (comma separated)
   --data-dir DIR        persist the embedded store in DIR (default: in memory)
   --database-url URL    use a PostgreSQL server instead of the embedded store
+  --cache-mb MB         memory for cached answers (serve; default 64, 0 turns the cache off)
   -h, --help            show this help
   -v, --version         show the version
 
@@ -41,6 +44,7 @@ const OPTIONS = {
   key: { type: 'string', multiple: true },
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
+  'cache-mb': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -64,13 +68,24 @@ function parseKeys(specs: string[], origin: string): KeyEntry[] {
   });
 }
 
-function openStore(values: Values): Promise<LookupStore> {
+/** `--cache-mb`: the answer cache's byte bound (0 turns it off). */
+function parseCache(value: string | undefined): AnswerCacheOptions {
+  if (value === undefined) return {};
+  if (!/^\d+(\.\d+)?$/.test(value))
+    throw new UsageError(`--cache-mb must be a number of megabytes, got "${value}"`);
+  return { maxBytes: Math.round(Number(value) * 1024 * 1024) };
+}
+
+/** `cache` bounds the answers a serving store keeps; `ingest` keeps none (`{ maxBytes: 0 }`). */
+function openStore(values: Values, cache: AnswerCacheOptions): Promise<LookupStore> {
   if (values['data-dir'] !== undefined && values['database-url'] !== undefined) {
     throw new UsageError('--data-dir and --database-url exclude each other');
   }
   if (values['database-url'] !== undefined)
-    return openPostgresStore({ connectionString: values['database-url'] });
-  return openEmbeddedStore(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] });
+    return openPostgresStore({ connectionString: values['database-url'], cache });
+  return openEmbeddedStore(
+    values['data-dir'] === undefined ? { cache } : { dataDir: values['data-dir'], cache },
+  );
 }
 
 /** Stops reading input once the process is asked to stop, so the current batch still commits. */
@@ -116,7 +131,7 @@ async function ingestFiles(store: LookupStore, files: string[], stop: AbortSigna
 
 async function ingest(values: Values, files: string[], stop: AbortSignal): Promise<number> {
   if (files.length === 0) throw new UsageError('ingest needs at least one FILE.ndjson');
-  const store = await openStore(values);
+  const store = await openStore(values, { maxBytes: 0 });
   try {
     await ingestFiles(store, files, stop);
   } finally {
@@ -147,7 +162,7 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   if (keys.length === 0)
     throw new UsageError('no keys: pass --key sk_live_...[=WORKSPACE] or set SERVICE_SECRET_KEYS');
 
-  const store = await openStore(values);
+  const store = await openStore(values, parseCache(values['cache-mb']));
   try {
     await ingestFiles(store, values.events ?? [], stop);
     if (stop.aborted) return 130;

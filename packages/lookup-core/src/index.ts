@@ -1,4 +1,5 @@
 export { BodyTimeoutError } from './body.js';
+export type { AnswerCacheOptions } from './cache.js';
 export type { CoreAnswer, CoreRequest, LookupCore } from './core.js';
 export { type EmbeddedStoreOptions, openEmbeddedStore } from './embedded.js';
 export { StoreClosedError, StoreUnavailableError } from './errors.js';
