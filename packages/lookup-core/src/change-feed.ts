@@ -30,6 +30,8 @@ export interface ChangeFeedOptions {
 }
 
 const RESET: StoreEvent = { reset: true };
+/** How the listening connection shows in `pg_stat_activity`. */
+export const FEED_APPLICATION_NAME = 'service-lookup changes';
 const MAX_BACKOFF_MS = 5_000;
 
 export function listenForChanges(
@@ -77,7 +79,7 @@ export function listenForChanges(
 
   async function connect() {
     if (closed) return;
-    const next = new pg.Client(config);
+    const next = new pg.Client({ ...config, application_name: FEED_APPLICATION_NAME });
     client = next;
     next.on('error', () => drop(next));
     next.on('end', () => drop(next));
