@@ -84,6 +84,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         throw error;
       }
     },
+    prepared: async (sql, params) =>
+      (
+        await pool.query<Array<string | null>>({
+          name: statementName(sql),
+          text: sql,
+          values: params,
+          rowMode: 'array',
+        })
+      ).rows,
     close: async () => {
       // pool.end() resolves before its clients' sockets have closed; a server ending them in that
       // window (restart, DROP DATABASE ... WITH (FORCE)) must still not crash the process, so an

@@ -4,7 +4,7 @@
  * 10 sessions and 10 LinkedIn entries per contact, at most 10 sessions for the intent).
  */
 import type { LookupQuery } from '../types.js';
-import type { Queryable } from './db.js';
+import type { Database } from './db.js';
 
 /** How many recent sessions (and LinkedIn entries) a lookup returns per contact. */
 const ACTIVITY_LIMIT = 10;
@@ -68,7 +68,7 @@ WITH co AS (
 SELECT json_build_object(
   'company', ${companyJson},
   'contacts', coalesce((SELECT json_agg(${contactJson(withActivity)} ORDER BY ct.last_seen DESC, ct.email) FROM ct), '[]'::json)
-)::text AS body, co.domain, ARRAY(SELECT ct.email FROM ct) AS emails
+)::text AS body, co.domain, (SELECT json_agg(ct.email) FROM ct)::text AS emails
 FROM co`;
 
 const QUERIES = {
@@ -87,11 +87,13 @@ export interface Answer {
 }
 
 /** The answer to `query`, or `null` when nothing matching was observed. */
-export async function lookupAnswer(db: Queryable, query: LookupQuery): Promise<Answer | null> {
+export async function lookupAnswer(db: Database, query: LookupQuery): Promise<Answer | null> {
   const by = query.email !== undefined ? 'email' : 'domain';
   const value = query.email ?? query.domain;
   if (value === undefined) return null;
   const sql = QUERIES[by][query.includeActivity ? 1 : 0];
-  const rows = await db.query<Answer>(sql, [query.workspace, value]);
-  return rows[0] ?? null;
+  const [row] = await db.prepared(sql, [query.workspace, value]);
+  if (row === undefined) return null;
+  const [body, domain, emails] = row;
+  return { body: body ?? 'null', domain: domain ?? '', emails: JSON.parse(emails ?? '[]') };
 }
