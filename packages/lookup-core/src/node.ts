@@ -2,11 +2,17 @@
  * Node adapters: the Fetch handler as a `node:http` / Express / Fastify-raw listener, and NDJSON
  * files as input for `store.ingest`. No framework is a dependency.
  */
-import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createInterface } from 'node:readline';
 import { BodyTimeoutError } from './body.js';
 import { errorResponse } from './http.js';
+import { type NdjsonOptions, readNdjson, type UnreadableLine } from './ndjson.js';
+
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  type NdjsonOptions,
+  readNdjson,
+  UnreadableLine,
+} from './ndjson.js';
 
 export interface NodeListenerOptions {
   /** How long a request body may take to arrive, in ms (default 10 000); then 408. */
@@ -151,11 +157,13 @@ export function toNodeListener(
   };
 }
 
-/** The lines of an NDJSON file, blank ones included, so `ingest` reports true line numbers. */
-export async function* readNdjsonLines(file: string): AsyncIterable<string> {
-  const lines = createInterface({
-    input: createReadStream(file, 'utf8'),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  yield* lines;
+/**
+ * The lines of an NDJSON file, blank ones included, so `ingest` reports true line numbers; a line
+ * that is not UTF-8 or is too long comes as an `UnreadableLine`, which `ingest` rejects (ndjson.ts).
+ */
+export function readNdjsonLines(
+  file: string,
+  options?: NdjsonOptions,
+): AsyncIterable<string | UnreadableLine> {
+  return readNdjson(file, options);
 }
