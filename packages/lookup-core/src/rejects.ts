@@ -24,18 +24,25 @@ export async function openRejectsFile(path: string): Promise<RejectsFile> {
   const put = async (text: string) => {
     if (!out.write(text)) await once(out, 'drain');
   };
+  // Rejections arrive from reading and from the database at once; records are written whole, in turn.
+  let last: Promise<void> = Promise.resolve();
+  const inTurn = (write: () => Promise<void>) => {
+    last = last.then(write);
+    return last;
+  };
+  const record = async (file: string, { line, reason }: IngestRejection, item: unknown) => {
+    const head = JSON.stringify({ file, line, reason });
+    if (!(item instanceof UnreadableLine)) {
+      const raw = typeof item === 'string' ? item : JSON.stringify(item);
+      return put(`${head.slice(0, -1)},"raw":${JSON.stringify(raw)}}\n`);
+    }
+    await put(`${head.slice(0, -1)},"raw_base64":"`);
+    await writeBase64(item.bytes(), put);
+    await put('"}\n');
+  };
   return {
-    async write(file, { line, reason }, item) {
-      const head = JSON.stringify({ file, line, reason });
-      if (!(item instanceof UnreadableLine)) {
-        const raw = typeof item === 'string' ? item : JSON.stringify(item);
-        return put(`${head.slice(0, -1)},"raw":${JSON.stringify(raw)}}\n`);
-      }
-      await put(`${head.slice(0, -1)},"raw_base64":"`);
-      await writeBase64(item.bytes(), put);
-      await put('"}\n');
-    },
-    close: () => closeStream(out),
+    write: (file, rejection, item) => inTurn(() => record(file, rejection, item)),
+    close: () => inTurn(() => closeStream(out)),
   };
 }
 

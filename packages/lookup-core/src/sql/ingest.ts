@@ -18,14 +18,46 @@ import type { Database, Queryable } from './db.js';
  * and `aggregate` (whether the row counts), read through the CTE `batch`.
  */
 type Source = string;
-const EVENT_RECORD = `workspace text, type text, id text, hash text, domain text, company_name text,
-  industry text, email text, contact_name text, title text, visitor_id text, seen_from timestamptz,
-  seen_to timestamptz, active_time bigint, pages jsonb, signals jsonb, referrer text, utm jsonb,
-  intent smallint, city text, state text, country text, impressions bigint, clicks bigint,
-  likes bigint, shares bigint, comments bigint`;
-/** The written events of a batch, as JSON in `$1`; `aggregate` is false for replacements. */
-const BATCH: Source = `SELECT r.*, jsonb_array_length(r.pages) AS page_count
-  FROM jsonb_to_recordset($1::jsonb) AS r(${EVENT_RECORD}, aggregate boolean)`;
+/** A batch's columns, each sent as one array parameter and turned back into rows by `unnest`. */
+const BATCH_COLUMNS = [
+  ['workspace', 'text'],
+  ['type', 'text'],
+  ['id', 'text'],
+  ['hash', 'text'],
+  ['domain', 'text'],
+  ['company_name', 'text'],
+  ['industry', 'text'],
+  ['email', 'text'],
+  ['contact_name', 'text'],
+  ['title', 'text'],
+  ['visitor_id', 'text'],
+  ['seen_from', 'timestamptz'],
+  ['seen_to', 'timestamptz'],
+  ['active_time', 'bigint'],
+  ['pages', 'jsonb'],
+  ['signals', 'jsonb'],
+  ['referrer', 'text'],
+  ['utm', 'jsonb'],
+  ['intent', 'smallint'],
+  ['city', 'text'],
+  ['state', 'text'],
+  ['country', 'text'],
+  ['impressions', 'bigint'],
+  ['clicks', 'bigint'],
+  ['likes', 'bigint'],
+  ['shares', 'bigint'],
+  ['comments', 'bigint'],
+  ['aggregate', 'boolean'],
+] as const;
+type BatchRow = StoredEvent & { aggregate: boolean };
+/** The written events of a batch, one array per column; `aggregate` is false for replacements. */
+const BATCH: Source = `SELECT r.*, jsonb_array_length(r.pages) AS page_count FROM unnest(${BATCH_COLUMNS.map(
+  ([, type], i) => `$${i + 1}::${type}[]`,
+).join(', ')}) AS r(${BATCH_COLUMNS.map(([column]) => column).join(', ')})`;
+const batchParameters = (rows: BatchRow[]): unknown[] =>
+  BATCH_COLUMNS.map(([column, type]) =>
+    rows.map((row) => (type === 'jsonb' ? JSON.stringify(row[column]) : row[column])),
+  );
 /** Every stored event of the companies / contacts listed as JSON in `$1` (recomputation). */
 const STORED_OF_COMPANIES: Source = `SELECT e.*, true AS aggregate FROM events e
   JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, domain text) ON e.workspace = k.workspace AND e.domain = k.domain`;
@@ -60,27 +92,29 @@ const RAW_COLUMNS = `workspace, type, id, hash, domain, company_name, industry, 
 
 /**
  * The data-modifying parts of one statement, all reading `batch` and the same snapshot. New
- * visitors are counted against the visitor rows as they were before the statement.
+ * visitors are those the visitor insert added (its RETURNING rows).
  */
 const PARTS = {
   raw: `raw AS (INSERT INTO events (${RAW_COLUMNS}) SELECT ${RAW_COLUMNS} FROM batch)`,
-  companies: `companies_added AS (
-INSERT INTO companies AS t (workspace, domain, name, industry, profile_at, visitors, ${ACTIVITY_COLUMNS})
-SELECT e.workspace, e.domain, ${latest('company_name')}, ${latest('industry')},
-  max(e.seen_from) FILTER (WHERE e.company_name IS NOT NULL OR e.industry IS NOT NULL),
-  count(DISTINCT e.visitor_id) FILTER (WHERE e.visitor_id IS NOT NULL AND NOT EXISTS (
-    SELECT 1 FROM company_visitors v
-    WHERE v.workspace = e.workspace AND v.domain = e.domain AND v.visitor_id = e.visitor_id)),
-  ${ACTIVITY_SELECT}
-FROM batch e WHERE e.aggregate
-GROUP BY e.workspace, e.domain
+  companies: `visitors_added AS (
+INSERT INTO company_visitors (workspace, domain, visitor_id)
+SELECT DISTINCT e.workspace, e.domain, e.visitor_id FROM batch e WHERE e.aggregate AND e.visitor_id IS NOT NULL
+ON CONFLICT DO NOTHING RETURNING workspace, domain),
+companies_added AS (
+INSERT INTO companies AS t (workspace, domain, name, industry, profile_at, ${ACTIVITY_COLUMNS}, visitors)
+SELECT a.*, coalesce(v.added, 0) FROM (
+  SELECT e.workspace, e.domain, ${latest('company_name')}, ${latest('industry')},
+    max(e.seen_from) FILTER (WHERE e.company_name IS NOT NULL OR e.industry IS NOT NULL),
+    ${ACTIVITY_SELECT}
+  FROM batch e WHERE e.aggregate
+  GROUP BY e.workspace, e.domain
+) a LEFT JOIN (
+  -- Visitors new to the company: the rows the insert above actually added.
+  SELECT workspace, domain, count(*) AS added FROM visitors_added GROUP BY workspace, domain
+) v USING (workspace, domain)
 ON CONFLICT (workspace, domain) DO UPDATE SET ${keepLatest('name')}, ${keepLatest('industry')},
   profile_at = greatest(t.profile_at, excluded.profile_at), visitors = t.visitors + excluded.visitors,
   ${ACTIVITY_ADD}),
-visitors_added AS (
-INSERT INTO company_visitors (workspace, domain, visitor_id)
-SELECT DISTINCT e.workspace, e.domain, e.visitor_id FROM batch e WHERE e.aggregate AND e.visitor_id IS NOT NULL
-ON CONFLICT DO NOTHING),
 company_signals_added AS (
 INSERT INTO company_signals (workspace, domain, signal)
 SELECT DISTINCT e.workspace, e.domain, s.signal FROM batch e
@@ -167,7 +201,7 @@ async function writeBatch(tx: Queryable, events: StoredEvent[]) {
     ...fresh.map((e) => ({ ...e, aggregate: true })),
     ...replaced.map((r) => ({ ...r.event, aggregate: false })),
   ];
-  if (written.length > 0) await tx.query(WRITE_BATCH, [JSON.stringify(written)]);
+  if (written.length > 0) await tx.query(WRITE_BATCH, batchParameters(written));
   if (replaced.length > 0) await recompute(tx, replaced);
   const notices = changesOf([...fresh, ...replaced.flatMap((r) => [r.old, r.event])]);
   for (const notice of notices) {
@@ -315,34 +349,30 @@ export async function ingestEvents(
     options.onProgress?.({ ...progress });
   };
 
+  /**
+   * The batch being written. The next batch is read and validated meanwhile (with PostgreSQL the
+   * database works in another process), and starts writing only once this one has committed.
+   */
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
+    await writing;
     if (batch.size === 0) return;
     const items = [...batch.values()];
     batch = new Map();
     batchChars = 0;
-    await store(items);
+    writing = store(items);
+    // Awaited by the next flush; until then a failure must not count as unhandled.
+    writing.catch(() => {});
   };
 
-  for await (const item of source) {
-    const line = ++progress.read;
-    if (typeof item === 'string' && item.trim() === '') continue;
-    if (item instanceof UnreadableLine) {
-      await reject(line, item.reason, item);
-      continue;
-    }
-    const parsed = parseEvent(item, parseOptions);
-    if (!parsed.ok) {
-      await reject(line, parsed.reason, item);
-      continue;
-    }
-    const key = eventKey(parsed.event);
-    // A second version of an id within one batch is applied after the first, as a replacement.
-    if (batch.has(key)) await flush();
-    batch.set(key, { line, raw: item, event: parsed.event });
-    batchChars += typeof item === 'string' ? item.length : 0;
-    if (batch.size >= batchSize || batchChars >= MAX_BATCH_INPUT_CHARS) await flush();
+  try {
+    await readAll();
+  } catch (error) {
+    // What was handed to the database still commits (or fails) before the error is reported.
+    await writing.catch(() => {});
+    throw error;
   }
-  await flush();
+  await writing;
   if (rejected.length > 0) options.onProgress?.({ ...progress });
   await refreshStatistics(db, progress.ingested + progress.replaced);
   return {
@@ -351,4 +381,27 @@ export async function ingestEvents(
     replaced: progress.replaced,
     rejected,
   };
+
+  async function readAll() {
+    for await (const item of source) {
+      const line = ++progress.read;
+      if (typeof item === 'string' && item.trim() === '') continue;
+      if (item instanceof UnreadableLine) {
+        await reject(line, item.reason, item);
+        continue;
+      }
+      const parsed = parseEvent(item, parseOptions);
+      if (!parsed.ok) {
+        await reject(line, parsed.reason, item);
+        continue;
+      }
+      const key = eventKey(parsed.event);
+      // A second version of an id within one batch is applied after the first, as a replacement.
+      if (batch.has(key)) await flush();
+      batch.set(key, { line, raw: item, event: parsed.event });
+      batchChars += typeof item === 'string' ? item.length : 0;
+      if (batch.size >= batchSize || batchChars >= MAX_BATCH_INPUT_CHARS) await flush();
+    }
+    await flush();
+  }
 }
