@@ -4,12 +4,18 @@
  * Fetch `Request`, `Response` or web stream, reads headers where node keeps them, collects the body
  * as Buffers and answers with one `writeHead` and one `end`. No framework is a dependency.
  */
-import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createInterface } from 'node:readline';
 import type { CoreAnswer, CoreRequest } from './core.js';
 import { coreOf, type LookupHandler } from './handler.js';
 import { errorBody, HttpError, JSON_HEADERS } from './http.js';
+import { type NdjsonOptions, readNdjson, type UnreadableLine } from './ndjson.js';
+
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  type NdjsonOptions,
+  readNdjson,
+  UnreadableLine,
+} from './ndjson.js';
 
 export interface NodeListenerOptions {
   /** How long a request body may take to arrive, in ms (default 10 000); then 408. */
@@ -170,11 +176,13 @@ export function toNodeListener(
   };
 }
 
-/** The lines of an NDJSON file, blank ones included, so `ingest` reports true line numbers. */
-export async function* readNdjsonLines(file: string): AsyncIterable<string> {
-  const lines = createInterface({
-    input: createReadStream(file, 'utf8'),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  yield* lines;
+/**
+ * The lines of an NDJSON file, blank ones included, so `ingest` reports true line numbers; a line
+ * that is not UTF-8 or is too long comes as an `UnreadableLine`, which `ingest` rejects (ndjson.ts).
+ */
+export function readNdjsonLines(
+  file: string,
+  options?: NdjsonOptions,
+): AsyncIterable<string | UnreadableLine> {
+  return readNdjson(file, options);
 }

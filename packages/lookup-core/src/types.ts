@@ -100,6 +100,13 @@ export interface IngestOptions {
    * batch sent on `CHANGES_CHANNEL` inside its transaction.
    */
   onCommitted?: (notices: ChangeNotice[]) => void;
+  /**
+   * Called for each rejected item as it is rejected, with the item as it was given (an NDJSON
+   * line's text, an `UnreadableLine`, an object); awaited, so it may write the item somewhere.
+   */
+  onRejected?: (rejection: IngestRejection, item: unknown) => void | Promise<void>;
+  /** How far past now a timestamp may lie, in seconds (default 86 400: one day). */
+  maxFutureSkewSeconds?: number;
 }
 
 export interface IngestProgress {
