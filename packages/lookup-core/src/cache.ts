@@ -18,6 +18,14 @@ export interface AnswerCacheOptions {
 
 export const DEFAULT_CACHE_ENTRIES = 100_000;
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Whether a store given these options keeps answers: only when asked to (`cache: {}` or bounds). */
+export const cacheWanted = (
+  options: AnswerCacheOptions | undefined,
+): options is AnswerCacheOptions =>
+  options !== undefined &&
+  (options.maxEntries ?? DEFAULT_CACHE_ENTRIES) > 0 &&
+  (options.maxBytes ?? DEFAULT_CACHE_BYTES) > 0;
 /** What an entry costs beside its strings: the Map slots, the entry object, its index links. */
 const ENTRY_OVERHEAD = 64;
 

@@ -12,7 +12,9 @@ import { presentedHeaderKey } from './credentials.js';
 import { StoreClosedError, StoreUnavailableError } from './errors.js';
 import { type ErrorStatus, errorBody, HttpError, JSON_HEADERS } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
+import { describeFailure, type LookupLog } from './log.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
+import { createRateLimiter } from './rate-limit.js';
 import type { LookupQuery, LookupStore } from './types.js';
 
 export interface LookupHandlerOptions {
@@ -25,6 +27,17 @@ export interface LookupHandlerOptions {
   maxBodyBytes?: number;
   /** Called with every unexpected error (the client gets a bare 500/503, never the error). */
   onError?: (error: unknown, context: { requestId: string }) => void;
+  /**
+   * Receives what an operator should see: every 500/503 (`lookup_failed`, with the error's class,
+   * message and SQLSTATE) and every 401 (`unauthorized`, with the client's address). Never a key.
+   * `createJsonLineLog` writes them as JSON lines, 401s counted per address and minute.
+   */
+  log?: LookupLog;
+  /**
+   * Lookups per second allowed to each key (a burst of as many at once); more get 429 with
+   * `Retry-After`. Unlimited when absent. Buckets are kept for at most 10,000 keys.
+   */
+  rateLimit?: number;
 }
 
 /** A request as the core needs it, whatever carried it. */
@@ -39,6 +52,8 @@ export interface CoreRequest {
    * with `HttpError` 413 past `limit`, 408 when too slow, 400 when the transport failed.
    */
   body(limit: number): Promise<Uint8Array>;
+  /** The client's address, when the transport knows it (for the log of refused keys). */
+  address?: string | undefined;
 }
 
 /** What to send back: status, headers (`x-request-id` included), and the body text or none. */
@@ -127,7 +142,7 @@ const error = (status: ErrorStatus, requestId: string, extra?: Record<string, st
 
 /** The transport-neutral lookup: `CoreRequest` in, `CoreAnswer` out; it never throws. */
 export function createLookupCore(options: LookupHandlerOptions): LookupCore {
-  const { store, onError } = options;
+  const { store, onError, log } = options;
   const keys: KeyResolver =
     'resolve' in options.keys ? options.keys : createKeyResolver(options.keys);
   const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
@@ -141,6 +156,14 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
       return result === null ? null : JSON.stringify(result);
     });
 
+  const limiter =
+    options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
+  /** A 429 when `key` has spent its budget (`rateLimit`), with when to come back. */
+  const overBudget = (key: string, requestId: string): CoreAnswer | undefined => {
+    const wait = limiter?.take(key) ?? 0;
+    return wait > 0 ? error(429, requestId, { 'retry-after': String(wait) }) : undefined;
+  };
+
   const resolve = async (key: unknown) =>
     typeof key === 'string' ? await keys.resolve(key) : null;
 
@@ -150,14 +173,22 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     let workspace = headerKey === undefined ? null : await resolve(headerKey);
     // A key in a header is judged alone: a wrong one is refused before the body is read.
     if (headerKey !== undefined && workspace === null) throw new HttpError(401);
+    // Over its budget, a header key is refused before its body is read too.
+    const limited = headerKey === undefined ? undefined : overBudget(headerKey, requestId);
+    if (limited) return limited;
     const refuse = (status: ErrorStatus) => new HttpError(workspace === null ? 401 : status);
     if (!isJson(request.header('content-type'))) throw refuse(415);
     const declared = request.header('content-length');
     if (declared !== undefined && Number(declared) > maxBodyBytes) throw new HttpError(413);
     const body = parseObject(await request.body(maxBodyBytes));
     if (body === null) throw refuse(400);
-    workspace ??= await resolve(own(body, 'secretKey'));
-    if (workspace === null) throw new HttpError(401);
+    if (workspace === null) {
+      const bodyKey = own(body, 'secretKey');
+      workspace = await resolve(bodyKey);
+      if (workspace === null) throw new HttpError(401);
+      const bodyLimited = overBudget(bodyKey as string, requestId);
+      if (bodyLimited) return bodyLimited;
+    }
     const text = await lookupText(toQuery(body, workspace));
     return text === null ? error(404, requestId) : json(200, text, requestId);
   }
@@ -181,12 +212,19 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
           return error(405, requestId, { allow: ALLOW });
       }
     } catch (thrown) {
-      if (thrown instanceof HttpError) return error(thrown.status, requestId);
+      if (thrown instanceof HttpError) {
+        if (thrown.status === 401) {
+          const address = typeof request.address === 'string' ? request.address : null;
+          log?.({ event: 'unauthorized', requestId, address });
+        }
+        return error(thrown.status, requestId);
+      }
       onError?.(thrown, { requestId });
       // A closed store (shutting down) is as unavailable as a lost database: try again elsewhere.
-      if (thrown instanceof StoreUnavailableError || thrown instanceof StoreClosedError)
-        return error(503, requestId, { 'retry-after': '1' });
-      return error(500, requestId);
+      const status =
+        thrown instanceof StoreUnavailableError || thrown instanceof StoreClosedError ? 503 : 500;
+      log?.({ event: 'lookup_failed', requestId, status, ...describeFailure(thrown) });
+      return status === 503 ? error(503, requestId, { 'retry-after': '1' }) : error(500, requestId);
     }
   };
 }

@@ -9,7 +9,7 @@ import type { LookupStore } from './types.js';
 export interface EmbeddedStoreOptions {
   /** Directory to persist the database in; in memory when absent. */
   dataDir?: string;
-  /** The answer cache's bounds; `{ maxBytes: 0 }` turns it off. */
+  /** Keep rendered answers, within these bounds (`{}` for the defaults); none are kept without it. */
   cache?: AnswerCacheOptions;
 }
 

@@ -16,7 +16,14 @@ export type { LookupHandlerOptions } from './core.js';
 /** Where a handler keeps its core, so `toNodeListener` can call the core without Fetch objects. */
 const CORE = Symbol('service.lookupCore');
 
-export type LookupHandler = ((request: Request) => Promise<Response>) & { [CORE]?: LookupCore };
+/** What the transport knows of the client (its address, for the log of refused keys). */
+export interface LookupClientInfo {
+  address?: string | undefined;
+}
+
+export type LookupHandler = ((request: Request, client?: LookupClientInfo) => Promise<Response>) & {
+  [CORE]?: LookupCore;
+};
 
 /** The path of an absolute URL, without query or fragment, read without parsing the URL. */
 function pathOf(url: string): string {
@@ -26,7 +33,8 @@ function pathOf(url: string): string {
   return end === -1 ? url.slice(start) : url.slice(start, start + end);
 }
 
-const toCoreRequest = (request: Request): CoreRequest => ({
+const toCoreRequest = (request: Request, client: LookupClientInfo | undefined): CoreRequest => ({
+  address: client?.address,
   method: request.method,
   path: pathOf(request.url),
   header: (name) => request.headers.get(name) ?? undefined,
@@ -35,9 +43,9 @@ const toCoreRequest = (request: Request): CoreRequest => ({
 
 export function createLookupHandler(options: LookupHandlerOptions): LookupHandler {
   const core = createLookupCore(options);
-  const handleLookup: LookupHandler = async (request) => {
+  const handleLookup: LookupHandler = async (request, client) => {
     try {
-      const answer = await core(toCoreRequest(request));
+      const answer = await core(toCoreRequest(request, client));
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     } finally {
       // Whatever was not read of the body is released, not left to stall the connection.

@@ -9,6 +9,7 @@ export const ERROR_MESSAGES = {
   408: 'Request timeout',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  429: 'Too many requests',
   500: 'Internal server error',
   503: 'Service unavailable',
 } as const;

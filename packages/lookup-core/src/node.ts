@@ -106,6 +106,7 @@ function toCoreRequest(req: NodeRequest, timeoutMs: number): CoreRequest {
   const method = req.method ?? 'GET';
   const parsed = req.body !== undefined;
   return {
+    address: req.socket.remoteAddress,
     method,
     path: pathOf(req),
     // A pre-parsed body's Content-Length described the raw body, not the one handed on.

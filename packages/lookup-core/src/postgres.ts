@@ -1,7 +1,7 @@
 /** The PostgreSQL store: the same schema and queries as the embedded one, on a server, through pg. */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { AnswerCache, type AnswerCacheOptions } from './cache.js';
+import { type AnswerCacheOptions, cacheWanted } from './cache.js';
 import { listenForChanges } from './change-feed.js';
 import type { Database, Queryable } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
@@ -104,7 +104,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const config: pg.ClientConfig = owned
     ? { connectionString: options.connectionString, connectionTimeoutMillis: 5_000 }
     : pool.options;
-  const cache = options.cache ?? {};
-  const feed = new AnswerCache(cache).enabled ? listenForChanges(config) : undefined;
-  return openSqlStore(db, feed === undefined ? { cache } : { cache, feed });
+  const { cache } = options;
+  if (!cacheWanted(cache)) return openSqlStore(db);
+  return openSqlStore(db, { cache, feed: listenForChanges(config) });
 }

@@ -16,8 +16,9 @@ const database = await createTestDatabase();
 describe('serve on PostgreSQL when its database is dropped', requires(database.missing), () => {
   afterAll(() => database.drop());
 
-  it('answers 503 with Retry-After, and keeps answering it while the database is missing', async () => {
+  it('answers 503 with Retry-After while the database is missing, and logs each as a JSON line', async () => {
     const served = await serve(['--database-url', database.url, '--key', KEY]);
+    const requestIds: string[] = [];
     try {
       expect((await lookup(served.origin, KEY, { domain: 'acme.com' })).status).toBe(404);
       const admin = new pg.Client({ connectionString: DATABASE_URL });
@@ -29,10 +30,32 @@ describe('serve on PostgreSQL when its database is dropped', requires(database.m
         expect(response.status).toBe(503);
         expect(response.headers.get('retry-after')).toBe('1');
         expect(await response.text()).toBe('{"error":"Service unavailable"}');
+        requestIds.push(response.headers.get('x-request-id') ?? '');
       }
     } finally {
       expect(await served.stop()).toBe(0);
     }
+    // One JSON line per failure: request id, error class, message and SQLSTATE; never a key.
+    const logged = served
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(logged.map((entry) => entry.requestId)).toEqual(requestIds);
+    for (const entry of logged) {
+      expect(entry).toMatchObject({
+        level: 'error',
+        event: 'lookup_failed',
+        status: 503,
+        errorClass: 'StoreUnavailableError',
+        // terminated by the drop (57P01), or reconnecting to a database that is gone (3D000)
+        sqlstate: expect.stringMatching(/^(57P01|3D000)$/),
+      });
+      expect(entry.message).toMatch(
+        /^The lookup store is unavailable: .*(does not exist|terminat)/,
+      );
+    }
+    expect(served.stderr()).not.toContain(KEY);
   }, 60_000);
 });
 

@@ -140,12 +140,8 @@ describe('a server whose notification connection drops', requires(database.missi
     const admin = new pg.Client({ connectionString: DATABASE_URL });
     await admin.connect();
     const name = new URL(database.url).pathname.slice(1);
-    const writer = await openPostgresStore({
-      connectionString: database.url,
-      maxConnections: 1,
-      cache: { maxBytes: 0 },
-    });
-    const store = await openPostgresStore({ connectionString: database.url });
+    const writer = await openPostgresStore({ connectionString: database.url, maxConnections: 1 });
+    const store = await openPostgresStore({ connectionString: database.url, cache: {} });
     const events: StoreEvent[] = [];
     store.watch?.((event) => events.push(event));
     /** The listening connection, once it listens (its heartbeat has run). */

@@ -1,7 +1,7 @@
 /** The one SQL implementation of `LookupStore`, over any `Database` (PGlite or pg). */
 
 import { withAnswerText } from '../answer-text.js';
-import { AnswerCache, type AnswerCacheOptions } from '../cache.js';
+import { AnswerCache, type AnswerCacheOptions, cacheWanted } from '../cache.js';
 import type { ChangeFeed, StoreEvent } from '../change-feed.js';
 import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../errors.js';
 import type { LookupQuery, LookupResult, LookupStore } from '../types.js';
@@ -22,7 +22,7 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export interface SqlStoreOptions {
-  /** The answer cache's bounds (see `AnswerCache`); `{ maxBytes: 0 }` turns it off. */
+  /** Keep answers, within these bounds (see `AnswerCache`); none are kept without it. */
   cache?: AnswerCacheOptions;
   /** Commits of other processes (PostgreSQL `LISTEN`); without one, only this process writes. */
   feed?: ChangeFeed;
@@ -40,7 +40,7 @@ export async function openSqlStore(
     throw error;
   }
   const { feed } = options;
-  const cache = new AnswerCache(options.cache);
+  const cache = new AnswerCache(cacheWanted(options.cache) ? options.cache : { maxBytes: 0 });
   const watchers = new Set<(event: StoreEvent) => void>();
   const emit = (event: StoreEvent) => {
     cache.apply(event);
