@@ -1,26 +1,38 @@
 #!/usr/bin/env node
 /**
  * service-lookup: serve the lookup over HTTP, or ingest NDJSON event files into a store.
- * Exit codes: 0 done, 1 runtime failure, 2 usage error, 130 interrupted.
+ * Exit codes: 0 done, 1 runtime failure, 2 usage error, 3 ingest rejected lines, 130 interrupted.
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import packageJson from '../package.json' with { type: 'json' };
+import type { AnswerCacheOptions } from './cache.js';
 import { shownDatabaseUrl } from './database-url.js';
 import { openEmbeddedStore } from './embedded.js';
 import { createLookupHandler } from './handler.js';
+import {
+  EXIT_REJECTED,
+  INGEST_FLAGS,
+  INGEST_FLAGS_HELP,
+  type IngestSettings,
+  ingestFiles,
+  ingestSettings,
+} from './ingest-files.js';
 import { isWellFormedKey, type KeyEntry } from './keys.js';
 import { createJsonLineLog, describeFailure } from './log.js';
-import { readNdjsonLines, toNodeListener } from './node.js';
+import { toNodeListener } from './node.js';
 import { withOpenApiRoute } from './openapi-route.js';
 import { openPostgresStore } from './postgres.js';
-import type { IngestProgress, LookupStore } from './types.js';
+import type { LookupStore } from './types.js';
 
 const HELP = `Usage:
   service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]
                        [--key sk_live_...[=WORKSPACE] ...] [--data-dir DIR | --database-url URL]
+                       [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
+                       [--cache-mb MB]
                        [--header-timeout SECONDS] [--body-timeout SECONDS] [--rate-limit N]
   service-lookup ingest FILE.ndjson ... [--data-dir DIR | --database-url URL]
+                       [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
 
 Options:
   --host HOST           interface to listen on (default 127.0.0.1)
@@ -34,10 +46,13 @@ Options:
   --header-timeout S    longest a client may take to send a request's headers (default 10)
   --body-timeout S      longest a client may take to send a request's body (default 10)
   --rate-limit N        lookups per second allowed to each key, more get 429 (default: no limit)
+${INGEST_FLAGS_HELP}
+  --cache-mb MB         memory for cached answers (serve; default 64, 0 turns the cache off)
   -h, --help            show this help
   -v, --version         show the version
 
-Exit codes: 0 done, 1 runtime failure, 2 usage error, 130 interrupted.`;
+Exit codes: 0 done, 1 runtime failure, 2 usage error,
+  ${EXIT_REJECTED} ingest finished but rejected lines (the others are stored), 130 interrupted.`;
 
 class UsageError extends Error {}
 
@@ -48,6 +63,8 @@ const OPTIONS = {
   key: { type: 'string', multiple: true },
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
+  ...INGEST_FLAGS,
+  'cache-mb': { type: 'string' },
   'header-timeout': { type: 'string' },
   'body-timeout': { type: 'string' },
   'rate-limit': { type: 'string' },
@@ -74,8 +91,22 @@ function parseKeys(specs: string[], origin: string): KeyEntry[] {
   });
 }
 
-/** The store the flags name, else `DATABASE_URL`, else an embedded one; `shown` has no password. */
-function storeChoice(values: Values): { open(): Promise<LookupStore>; shown: string } {
+/** `--cache-mb`: the answer cache's byte bound (0 turns it off). */
+function parseCache(value: string | undefined): AnswerCacheOptions {
+  if (value === undefined) return {};
+  if (!/^\d+(\.\d+)?$/.test(value))
+    throw new UsageError(`--cache-mb must be a number of megabytes, got "${value}"`);
+  return { maxBytes: Math.round(Number(value) * 1024 * 1024) };
+}
+
+/**
+ * The store the flags name, else `DATABASE_URL`, else an embedded one; `shown` has no password.
+ * `cache` bounds the answers a serving store keeps; `ingest` keeps none (`{ maxBytes: 0 }`).
+ */
+function storeChoice(
+  values: Values,
+  cache: AnswerCacheOptions,
+): { open(): Promise<LookupStore>; shown: string } {
   const dataDir = values['data-dir'];
   const flagUrl = values['database-url'];
   if (dataDir !== undefined && flagUrl !== undefined) {
@@ -93,19 +124,21 @@ function storeChoice(values: Values): { open(): Promise<LookupStore>; shown: str
       throw new UsageError(`${origin} ${(error as Error).message}`);
     }
     return {
-      open: () => openPostgresStore({ connectionString }),
+      open: () => openPostgresStore({ connectionString, cache }),
       shown: `PostgreSQL at ${shown}, from ${origin}`,
     };
   }
   return {
-    open: () => openEmbeddedStore(dataDir === undefined ? {} : { dataDir }),
+    open: () => openEmbeddedStore(dataDir === undefined ? { cache } : { dataDir, cache }),
     shown: dataDir === undefined ? 'embedded, in memory' : `embedded, in ${dataDir}`,
   };
 }
 
 /** Opens the chosen store; a failure names it, since DATABASE_URL may have chosen it unseen. */
-async function openStore(values: Values): Promise<LookupStore> {
-  const choice = storeChoice(values);
+async function openStore(choice: {
+  open(): Promise<LookupStore>;
+  shown: string;
+}): Promise<LookupStore> {
   try {
     return await choice.open();
   } catch (error) {
@@ -113,56 +146,27 @@ async function openStore(values: Values): Promise<LookupStore> {
   }
 }
 
-/** Stops reading input once the process is asked to stop, so the current batch still commits. */
-function untilStopped<T>(source: AsyncIterable<T>, stop: AbortSignal): AsyncIterable<T> {
-  return {
-    async *[Symbol.asyncIterator]() {
-      for await (const item of source) {
-        if (stop.aborted) return;
-        yield item;
-      }
-    },
-  };
-}
-
-function progressLine(file: string, p: IngestProgress, startedAt: number): string {
-  const seconds = (performance.now() - startedAt) / 1000;
-  const rate = Math.round(p.read / Math.max(seconds, 0.001));
-  return `${file}: ${p.read.toLocaleString('en')} lines, ${rate.toLocaleString('en')}/s, ${p.ingested} new, ${p.unchanged} unchanged, ${p.replaced} replaced, ${p.rejected} rejected`;
-}
-
-async function ingestFiles(store: LookupStore, files: string[], stop: AbortSignal): Promise<void> {
-  const tty = process.stderr.isTTY === true;
-  for (const file of files) {
-    const startedAt = performance.now();
-    const onProgress = tty
-      ? (p: IngestProgress) => process.stderr.write(`\r${progressLine(file, p, startedAt)}\x1b[K`)
-      : undefined;
-    const result = await store.ingest(
-      untilStopped(readNdjsonLines(file), stop),
-      onProgress ? { onProgress } : {},
-    );
-    if (tty) process.stderr.write('\r\x1b[K');
-    const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-    console.log(
-      `${file}: ${result.ingested} ingested, ${result.unchanged} unchanged, ${result.replaced} replaced, ${result.rejected.length} rejected (${seconds} s)`,
-    );
-    for (const r of result.rejected.slice(0, 20)) console.error(`  line ${r.line}: ${r.reason}`);
-    if (result.rejected.length > 20)
-      console.error(`  ... and ${result.rejected.length - 20} more rejected lines`);
-    if (stop.aborted) return;
+/** The ingest flags' settings; a wrong value is a usage error. */
+function ingestFlags(values: Values): IngestSettings {
+  try {
+    return ingestSettings(values);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
 }
 
 async function ingest(values: Values, files: string[], stop: AbortSignal): Promise<number> {
   if (files.length === 0) throw new UsageError('ingest needs at least one FILE.ndjson');
-  const store = await openStore(values);
+  const settings = ingestFlags(values);
+  const store = await openStore(storeChoice(values, { maxBytes: 0 }));
+  let rejected: number;
   try {
-    await ingestFiles(store, files, stop);
+    rejected = await ingestFiles(store, files, settings, stop);
   } finally {
     await store.close();
   }
-  return stop.aborted ? 130 : 0;
+  if (stop.aborted) return 130;
+  return rejected > 0 ? EXIT_REJECTED : 0;
 }
 
 /** A timeout flag in seconds (fractions allowed), as milliseconds. */
@@ -211,11 +215,13 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   if (keys.length === 0)
     throw new UsageError('no keys: pass --key sk_live_...[=WORKSPACE] or set SERVICE_SECRET_KEYS');
 
-  const store = await openStore(values);
-  console.log(`store: ${storeChoice(values).shown}`);
+  const settings = ingestFlags(values);
+  const choice = storeChoice(values, parseCache(values['cache-mb']));
+  const store = await openStore(choice);
+  console.log(`store: ${choice.shown}`);
   const jsonLog = createJsonLineLog((line) => process.stderr.write(line));
   try {
-    await ingestFiles(store, values.events ?? [], stop);
+    await ingestFiles(store, values.events ?? [], settings, stop);
     if (stop.aborted) return 130;
     const handler = createLookupHandler({
       store,

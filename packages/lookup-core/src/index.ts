@@ -1,4 +1,6 @@
 export { BodyTimeoutError } from './body.js';
+export type { AnswerCacheOptions } from './cache.js';
+export type { CoreAnswer, CoreRequest, LookupCore } from './core.js';
 export { type EmbeddedStoreOptions, openEmbeddedStore } from './embedded.js';
 export { StoreClosedError, StoreUnavailableError } from './errors.js';
 export {
@@ -27,4 +29,10 @@ export {
 } from './log.js';
 export { normalizeDomain, normalizeEmail } from './normalize.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres.js';
+export {
+  CHANGES_CHANNEL,
+  type ChangeNotice,
+  type StoreChange,
+  type WorkspaceChange,
+} from './sql/changes.js';
 export type * from './types.js';

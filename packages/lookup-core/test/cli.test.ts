@@ -120,7 +120,8 @@ describe('service-lookup ingest', () => {
     await writeFile(file, `${lines.join('\n')}\n`);
     const dataDir = join(dir, 'data');
     const first = await run(['ingest', file, '--data-dir', dataDir]);
-    expect(first.code).toBe(0);
+    expect(first.code).toBe(3); // finished, with rejected lines
+
     expect(first.stdout).toMatch(/events\.ndjson: 2 ingested, 0 unchanged, 0 replaced, 1 rejected/);
     expect(first.stderr).toContain('line 2: malformed JSON');
     const second = await run(['ingest', file, '--data-dir', dataDir]);
