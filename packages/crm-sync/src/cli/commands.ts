@@ -195,6 +195,7 @@ export async function sync(
   const crm = await readCrm(connection, {
     ownerSync: config.ownerSync,
     unreadable: config.unreadable,
+    bulk: config.bulk,
   });
   for (const [object, dropped] of Object.entries(crm.dropped)) {
     if (dropped.length > 0)
@@ -212,6 +213,7 @@ export async function sync(
     dryRun: options.dryRun,
     autoAssign: config.autoAssign,
     omitFields: config.unreadable,
+    bulk: config.bulk,
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
   });
