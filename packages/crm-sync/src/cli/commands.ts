@@ -225,6 +225,7 @@ export async function sync(
   if (!options.dryRun) await source.keep();
   const { estimate, budget, line } = await budgetFor(connection, plan, {
     dryRun: options.dryRun,
+    bulk: config.bulk,
     ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
   });
   const journal = options.dryRun ? undefined : await fileJournal(options.journal);
@@ -233,6 +234,7 @@ export async function sync(
     autoAssign: config.autoAssign,
     omitFields: config.unreadable,
     ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
+    bulk: config.bulk,
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
   });

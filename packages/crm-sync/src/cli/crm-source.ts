@@ -11,6 +11,7 @@ import {
   estimateWriteCalls,
   type WriteEstimate,
 } from '../salesforce/budget.js';
+import type { BulkOptions } from '../salesforce/bulk-options.js';
 import type { SalesforceConnection } from '../salesforce/connection.js';
 import { type CrmChanges, readCrmChanges, readMissing } from '../salesforce/crm-changes.js';
 import {
@@ -50,6 +51,7 @@ function readOptions(config: SyncConfig) {
     ownerSync: config.ownerSync,
     unreadable: config.unreadable,
     fields: updateFields(config.settings.mappings),
+    bulk: config.bulk,
   };
 }
 
@@ -120,10 +122,14 @@ function estimateText(reads: number | undefined, e: WriteEstimate): string {
 export async function budgetFor(
   connection: SalesforceConnection | undefined,
   plan: SyncPlan,
-  options: { readonly dryRun: boolean; readonly apiReserve?: number },
+  options: {
+    readonly dryRun: boolean;
+    readonly apiReserve?: number;
+    readonly bulk?: BulkOptions | false;
+  },
 ): Promise<{ estimate: WriteEstimate; budget?: Budget; line: string }> {
   const reads = connection?.totalCalls;
-  const estimate = estimateWriteCalls(plan);
+  const estimate = estimateWriteCalls(plan, { bulk: options.bulk ?? {} });
   if (connection === undefined) {
     const line = `${estimateText(reads, estimate)}; the org's daily limit is not known offline.`;
     return { estimate, line };

@@ -148,6 +148,65 @@ describe('applyPlan with Bulk API 2.0', () => {
     expect([...writes(bulk.emulator).values()].every((n) => n === 1)).toBe(true);
   });
 
+  it('creates Accounts, then Contacts linked to them, in jobs as single creates do, after the duplicate check', async () => {
+    const steps = Array.from({ length: 30 }, (_, i): PlanStep[] => {
+      const domain = `linked${i}.io`;
+      const email = `ada${i}@${domain}`;
+      return [
+        {
+          type: 'create',
+          object: 'Account',
+          fields: { Name: `Linked ${i}`, Website: `https://www.${domain}` },
+          idempotencyKey: `Account:${domain}`,
+          duplicateCheck: { object: 'Account', field: 'Website', value: domain },
+          links: {},
+          motion: null,
+          subject: { kind: 'company', domain },
+          reason: 'create accounts',
+        },
+        {
+          type: 'create',
+          object: 'Contact',
+          fields: { LastName: `Ada ${i}`, Email: email },
+          idempotencyKey: `Contact:${email}`,
+          duplicateCheck: { object: 'Contact', field: 'Email', value: email },
+          links: { AccountId: `Account:${domain}` },
+          motion: null,
+          subject: { kind: 'contact', email, domain },
+          reason: 'create contacts',
+        },
+      ];
+    }).flat();
+    const linkedPlan = { ...plan([]), steps };
+    const results = [];
+    for (const [n, { emulator }] of [composite, bulk].entries()) {
+      // Already in the org: the duplicate check finds it on both paths.
+      emulator.org.insert('Account', { Name: 'Existing', Website: 'http://linked7.io/about' });
+      const jobs = bulkCalls(emulator);
+      results.push(
+        await applyPlan(
+          connectTo(emulator),
+          linkedPlan,
+          n === 0 ? { bulk: false } : { bulk: { writeThreshold: 25, ...FAST } },
+        ),
+      );
+      expect(bulkCalls(emulator) - jobs).toBe(n === 0 ? 0 : 2);
+    }
+    const [viaComposite, viaBulk] = results;
+    expect(viaBulk?.outcomes.map(summary)).toEqual(viaComposite?.outcomes.map(summary));
+    expect(viaBulk?.counts).toMatchObject({ written: 59, 'already-done': 1, failed: 0 });
+    /** Each new Contact with the Website of the Account it is linked to. */
+    const contacts = (emulator: Emulator) =>
+      [...emulator.org.table('Contact').values()]
+        .filter((c) => String(c.Email).startsWith('ada'))
+        .map(
+          (c) => `${c.Email} -> ${emulator.org.table('Account').get(String(c.AccountId))?.Website}`,
+        )
+        .sort();
+    expect(contacts(bulk.emulator)).toEqual(contacts(composite.emulator));
+    expect(contacts(bulk.emulator)).toContain('ada7@linked7.io -> http://linked7.io/about');
+  });
+
   it('writes the records a job that failed part-way never reached through composite, each once', async () => {
     const { emulator } = bulk;
     const { accounts } = seedOrg(emulator.org, { companies: 60 });
