@@ -10,9 +10,11 @@ import {
   type CrmObject,
   chunk,
   crmObjects,
+  customFieldsOf,
   escapeSoqlString,
   type FeedPostStep,
   type FieldValues,
+  holdsValue,
   normalizeDomain,
   type PlanStep,
   type RecordError,
@@ -395,20 +397,6 @@ async function updateWithoutRefused(
   };
 }
 
-/** Salesforce returns DateTimes as `...+0000`; compare instants, numbers and text as values. */
-function sameValue(planned: FieldValues[string], actual: unknown): boolean {
-  if (planned === actual || ((planned ?? null) === null && (actual ?? null) === null)) return true;
-  if (
-    typeof planned === 'string' &&
-    typeof actual === 'string' &&
-    /^\d{4}-\d\d-\d\dT/.test(planned)
-  ) {
-    const instant = (v: string) => Date.parse(v.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
-    return instant(planned) === instant(actual);
-  }
-  return false;
-}
-
 /** The steps whose record already holds every planned value. */
 async function alreadyHolding(
   connection: SalesforceConnection,
@@ -434,7 +422,12 @@ async function alreadyHolding(
     const byId = new Map(records.map((r) => [r.Id, r]));
     for (const step of list) {
       const record = byId.get(step.id);
-      if (record && Object.entries(step.fields).every(([f, v]) => sameValue(v, record[f])))
+      // Compared as the org stores values (DateTimes to the second, numbers at their scale).
+      const metadata = (f: string) => customFieldsOf(object).find((c) => c.apiName === f)?.metadata;
+      if (
+        record &&
+        Object.entries(step.fields).every(([f, v]) => holdsValue(v, record[f], metadata(f)))
+      )
         holding.add(step);
     }
   }
