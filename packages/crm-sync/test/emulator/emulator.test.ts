@@ -2,6 +2,7 @@
 // enforced (so a client that does not split its calls fails), and an injected fault that is
 // never hit fails the test that registered it.
 import { describe, expect, it } from 'vitest';
+import { customFieldDescribe } from './org.ts';
 import { seedOrg } from './seed.ts';
 import { startEmulator } from './server.ts';
 
@@ -77,19 +78,7 @@ describe('Salesforce emulator', () => {
       org.insert('Opportunity', { AccountId: dealer, IsClosed: false, IsWon: false });
       const gone = org.insert('Account', { Name: 'Gone' });
       org.recycle('Account', gone);
-      org.addCustomField('Account', {
-        name: 'Seen__c',
-        label: 'Seen',
-        type: 'datetime',
-        length: 0,
-        precision: 0,
-        scale: 0,
-        custom: true,
-        nillable: true,
-        createable: true,
-        updateable: true,
-        extraTypeInfo: null,
-      });
+      org.addCustomField('Account', customFieldDescribe('Seen__c', 'Seen', 'datetime'));
       const record = org.table('Account').get(lonely);
       if (record) org.change('Account', record, { Seen__c: '2026-02-10T17:30:00.999Z' });
       const get = async (resource: string, soql: string) => {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
 import { validateXML } from 'xmllint-wasm';
-import type { FieldDescribe, Org } from './org.ts';
+import { customFieldDescribe, type FieldDescribe, type Org } from './org.ts';
 
 const SCHEMA_DIR = join(import.meta.dirname, '../../../../../shared/salesforce');
 const SOAPENV = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -110,18 +110,7 @@ export interface MetadataOptions {
 function toDescribe(metadata: XmlElement, name: string): FieldDescribe {
   const type = text(metadata, 'type') ?? '';
   const number = (n: string) => Number(text(metadata, n) ?? 0);
-  const base = {
-    name,
-    label: text(metadata, 'label') ?? name,
-    length: 0,
-    precision: 0,
-    scale: 0,
-    custom: true,
-    nillable: true,
-    createable: true,
-    updateable: true,
-    extraTypeInfo: null,
-  };
+  const base = customFieldDescribe(name, text(metadata, 'label') ?? name, 'string');
   switch (type) {
     case 'Text':
       return { ...base, type: 'string', length: number('length') };

@@ -261,6 +261,23 @@ function describeField(object: string, name: string, type: FieldType): FieldDesc
   };
 }
 
+/** A custom field as describe shows it, before its type's own sizes (length, precision, scale). */
+export function customFieldDescribe(name: string, label: string, type: FieldType): FieldDescribe {
+  return {
+    name,
+    label,
+    type,
+    length: 0,
+    precision: 0,
+    scale: 0,
+    custom: true,
+    nillable: true,
+    createable: true,
+    updateable: true,
+    extraTypeInfo: null,
+  };
+}
+
 export interface ProfileSetup {
   name: string;
   /** Tooling API full name, e.g. `Admin` for System Administrator. */

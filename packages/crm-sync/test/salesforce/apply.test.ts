@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlanStep, SyncPlan } from '../../src/index.js';
 import { inFlightKey } from '../../src/salesforce/journal.js';
 import { applyPlan, fileJournal, memoryJournal, stepKey } from '../../src/salesforce.js';
+import { customFieldDescribe } from '../emulator/org.ts';
 import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
@@ -250,19 +251,10 @@ describe('applyPlan', () => {
   it('on resuming, takes a record holding a DateTime to the second as written (Salesforce keeps no milliseconds)', async () => {
     const { emulator } = env;
     const { org } = emulator;
-    org.addCustomField('Account', {
-      name: 'ServiceLastSeen__c',
-      label: 'Service - Last Seen',
-      type: 'datetime',
-      length: 0,
-      precision: 0,
-      scale: 0,
-      custom: true,
-      nillable: true,
-      createable: true,
-      updateable: true,
-      extraTypeInfo: null,
-    });
+    org.addCustomField(
+      'Account',
+      customFieldDescribe('ServiceLastSeen__c', 'Service - Last Seen', 'datetime'),
+    );
     org.setFieldPermission(
       org.profileIdOf('Admin') ?? '',
       'Account.ServiceLastSeen__c',
