@@ -211,4 +211,25 @@ describe('Salesforce emulator', () => {
       await emulator.close();
     }
   });
+
+  it('assigns a permission set once: a second PermissionSetAssignment is a DUPLICATE_VALUE', async () => {
+    const emulator = await startEmulator({ validateSchema: false });
+    try {
+      const { accessToken } = emulator.issueTokens();
+      const { org } = emulator;
+      const set = org.insert('PermissionSet', { Name: 'Service_Fields', IsOwnedByProfile: false });
+      const assign = () =>
+        fetch(`${emulator.url}/services/data/v59.0/sobjects/PermissionSetAssignment`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ AssigneeId: org.userId, PermissionSetId: set }),
+        });
+      expect((await assign()).status).toBe(201);
+      const again = await assign();
+      expect(again.status).toBe(400);
+      expect((await again.json())[0].errorCode).toBe('DUPLICATE_VALUE');
+    } finally {
+      await emulator.close();
+    }
+  });
 });
