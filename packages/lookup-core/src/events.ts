@@ -5,62 +5,66 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
+import { EVENT_LIMITS, jsonBytes } from './limits.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
 import type { PurchaseIntent } from './types.js';
 
 const INTENTS = ['low', 'medium', 'high', 'very_high'] as const satisfies readonly PurchaseIntent[];
+const L = EVENT_LIMITS;
 
-/** ISO 8601 with a date, a time and an explicit offset (`Z` or `+hh:mm`): no local-time guesses. */
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
-const text = (max: number) => z.string().max(max);
-const optionalText = (max: number) => z.string().max(max).nullish();
-const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const timestamp = z
-  .string()
-  .regex(ISO_8601, 'expected an ISO 8601 timestamp with an offset')
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'not a valid date');
+const chars = (max: number) => z.string().max(max);
+const bytes = (max: number) =>
+  z.string().refine((s) => jsonBytes(s) <= max, `longer than ${max} bytes`);
+const optionalBytes = (max: number) => bytes(max).nullish();
+const count = z.number().int().nonnegative().max(L.counter);
+/** Checked as a calendar instant by `instant` once the shape is known. */
+const timestamp = z.string().max(40);
 
 const common = {
-  id: text(200).min(1),
-  workspace: text(200).min(1).optional(),
+  id: chars(L.identifier).min(1),
+  workspace: chars(L.identifier).min(1).optional(),
   company: z.object({
-    domain: text(2048),
-    name: optionalText(500),
-    industry: optionalText(500),
+    domain: chars(L.domainInput),
+    name: optionalBytes(L.profileBytes),
+    industry: optionalBytes(L.profileBytes),
   }),
   contact: z
-    .object({ email: text(320), name: optionalText(500), title: optionalText(500) })
+    .object({
+      email: chars(L.email),
+      name: optionalBytes(L.profileBytes),
+      title: optionalBytes(L.profileBytes),
+    })
     .nullish(),
 };
 
-const sessionSchema = z
-  .object({
-    ...common,
-    type: z.literal('session'),
-    visitor_id: text(200).min(1),
-    start_time: timestamp,
-    end_time: timestamp,
-    active_time: count,
-    pages_visited: z.array(text(2048)).max(1000),
-    signals: z.array(text(200)).max(200).optional(),
-    referrer: z.string().max(2048).nullish(),
-    utm: z
-      .object({
-        source: optionalText(500),
-        medium: optionalText(500),
-        campaign: optionalText(500),
-      })
-      .nullish(),
-    intent: z.enum(INTENTS),
-    city: optionalText(200),
-    state: optionalText(200),
-    country: optionalText(200),
-  })
-  .refine((e) => Date.parse(e.end_time) >= Date.parse(e.start_time), {
-    message: 'end_time is before start_time',
-    path: ['end_time'],
-  });
+const sessionSchema = z.object({
+  ...common,
+  type: z.literal('session'),
+  visitor_id: chars(L.identifier).min(1),
+  start_time: timestamp,
+  end_time: timestamp,
+  active_time: count,
+  pages_visited: z
+    .array(bytes(L.pageBytes))
+    .max(L.pages)
+    .refine(
+      (pages) => pages.reduce((n, p) => n + jsonBytes(p), 0) <= L.pagesTotalBytes,
+      `longer than ${L.pagesTotalBytes} bytes in all`,
+    ),
+  signals: z.array(bytes(L.signalBytes)).max(L.signals).optional(),
+  referrer: optionalBytes(L.referrerBytes),
+  utm: z
+    .object({
+      source: optionalBytes(L.utmBytes),
+      medium: optionalBytes(L.utmBytes),
+      campaign: optionalBytes(L.utmBytes),
+    })
+    .nullish(),
+  intent: z.enum(INTENTS),
+  city: optionalBytes(L.geoBytes),
+  state: optionalBytes(L.geoBytes),
+  country: optionalBytes(L.geoBytes),
+});
 
 const linkedinSchema = z.object({
   ...common,
@@ -74,6 +78,57 @@ const linkedinSchema = z.object({
 });
 
 const eventSchema = z.discriminatedUnion('type', [sessionSchema, linkedinSchema]);
+
+export interface ParseOptions {
+  /** Latest instant accepted is now plus this, in seconds (default 86 400: one day). */
+  maxFutureSkewSeconds?: number;
+  /** The current time in ms since the epoch (default `Date.now()`). */
+  now?: number;
+}
+
+/**
+ * ISO 8601 with a date, a time and an explicit offset (`Z` or `+hh:mm`): no local-time guesses.
+ * Digits past the millisecond are accepted and dropped (the store keeps milliseconds).
+ */
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
+
+/**
+ * The instant a timestamp names, in ms, or why it names none: every field must be in its range
+ * and the date must exist (2025-02-31 does not roll over into March), and the instant must lie
+ * between 1970-01-01T00:00:00Z and the allowed skew past now, so no out-of-range year reaches
+ * the database and no far-future date becomes a company's last activity.
+ */
+function instant(text: string, latest: number): number | string {
+  const m = ISO_8601.exec(text);
+  if (!m) return 'expected an ISO 8601 timestamp with an offset';
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((d) => Number(d ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const millis = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  const offsetHours = Number(m[9] ?? 0);
+  const offsetMinutes = Number(m[10] ?? 0);
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59)
+    return 'not a valid time of day or offset';
+  const local = new Date(0);
+  local.setUTCFullYear(year, month - 1, day);
+  if (
+    local.getUTCFullYear() !== year ||
+    local.getUTCMonth() !== month - 1 ||
+    local.getUTCDate() !== day
+  )
+    return 'not a calendar date';
+  const offset = (m[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  const ms = local.getTime() + ((hour * 60 + minute) * 60 + second) * 1000 + millis - offset;
+  if (ms < 0) return 'before 1970-01-01T00:00:00Z';
+  if (ms > latest) return 'too far in the future';
+  return ms;
+}
 
 /** An event as the store keeps it: normalised identity, ISO UTC times, defaults filled in. */
 export interface StoredEvent {
@@ -131,7 +186,7 @@ function describeIssue(error: z.ZodError): string {
 }
 
 /** Validates one event (an object, or an NDJSON line) and returns its stored form or a reason. */
-export function parseEvent(input: unknown): ParsedEvent {
+export function parseEvent(input: unknown, options: ParseOptions = {}): ParsedEvent {
   let value = input;
   if (typeof input === 'string') {
     try {
@@ -148,14 +203,24 @@ export function parseEvent(input: unknown): ParsedEvent {
   const parsed = eventSchema.safeParse(value);
   if (!parsed.success) return { ok: false, reason: describeIssue(parsed.error) };
   const e = parsed.data;
+  const latest =
+    (options.now ?? Date.now()) + (options.maxFutureSkewSeconds ?? L.futureSkewSeconds) * 1000;
+  const start = instant(e.start_time, latest);
+  if (typeof start === 'string') return { ok: false, reason: `start_time: ${start}` };
+  const end = e.type === 'session' ? instant(e.end_time, latest) : start;
+  if (typeof end === 'string') return { ok: false, reason: `end_time: ${end}` };
+  if (end < start) return { ok: false, reason: 'end_time: end_time is before start_time' };
   const domain = normalizeDomain(e.company.domain);
   if (domain === null) return { ok: false, reason: 'company.domain: not a domain' };
   let email: string | null = null;
   if (e.contact) {
     email = normalizeEmail(e.contact.email);
     if (email === null) return { ok: false, reason: 'contact.email: not an email address' };
+    // Normalising writes the domain in punycode, which can lengthen it.
+    if (jsonBytes(email) > L.email)
+      return { ok: false, reason: `contact.email: longer than ${L.email} bytes` };
   }
-  const seenFrom = new Date(e.start_time).toISOString();
+  const seenFrom = new Date(start).toISOString();
   const session = e.type === 'session' ? e : null;
   const linkedin = e.type === 'linkedin' ? e : null;
   const utm: StoredEvent['utm'] = {};
@@ -175,7 +240,7 @@ export function parseEvent(input: unknown): ParsedEvent {
     title: nonEmpty(e.contact?.title),
     visitor_id: session?.visitor_id ?? null,
     seen_from: seenFrom,
-    seen_to: session ? new Date(session.end_time).toISOString() : seenFrom,
+    seen_to: new Date(end).toISOString(),
     active_time: session?.active_time ?? 0,
     pages: session?.pages_visited ?? [],
     signals: [...new Set(session?.signals ?? [])],

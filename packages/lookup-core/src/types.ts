@@ -4,6 +4,7 @@
  */
 import type { strictSchemas } from '@service/lookup-client';
 import type * as z from 'zod/mini';
+import type { ChangeNotice } from './sql/changes.js';
 
 export type PurchaseIntent = 'low' | 'medium' | 'high' | 'very_high';
 
@@ -94,6 +95,18 @@ export interface IngestOptions {
   batchSize?: number;
   /** Called after each committed batch with the running counts. */
   onProgress?: (progress: IngestProgress) => void;
+  /**
+   * Called right after each batch commits (same tick) with what it changed, the same notices the
+   * batch sent on `CHANGES_CHANNEL` inside its transaction.
+   */
+  onCommitted?: (notices: ChangeNotice[]) => void;
+  /**
+   * Called for each rejected item as it is rejected, with the item as it was given (an NDJSON
+   * line's text, an `UnreadableLine`, an object); awaited, so it may write the item somewhere.
+   */
+  onRejected?: (rejection: IngestRejection, item: unknown) => void | Promise<void>;
+  /** How far past now a timestamp may lie, in seconds (default 86 400: one day). */
+  maxFutureSkewSeconds?: number;
 }
 
 export interface IngestProgress {
@@ -144,5 +157,11 @@ export interface LookupStore {
   lookup(query: LookupQuery): Promise<LookupResult | null>;
   /** Every observed company of a workspace (default `'default'`) with its contacts, ordered by domain, read in pages. */
   readAggregates(options?: { workspace?: string }): AsyncIterable<ObservedCompany>;
+  /**
+   * Calls `listener` with every committed change the store learns of (its own ingest, and on
+   * PostgreSQL other processes' through `LISTEN`), and with `{ reset: true }` when it may have
+   * missed some (its notification connection dropped or came back). Returns the unsubscribe.
+   */
+  watch?(listener: (event: ChangeNotice | { reset: true }) => void): () => void;
   close(): Promise<void>;
 }

@@ -5,11 +5,13 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { fieldsApply, fieldsExport, fieldsPlan, stage, sync } from './commands.js';
 import { loadConfig } from './config.js';
 import { defaultTokenFile, resolveConnection } from './credentials.js';
+import { parseReserve, snapshotCommand } from './crm-source.js';
 import { commandHelp, USAGE } from './help.js';
 import { reportError } from './json-errors.js';
 import { login } from './login.js';
 import { CliError, EXIT, type ExitCode, type Io } from './output.js';
 import { readSecrets, refuseSecretsOnArgv } from './secrets.js';
+import { targetOrgConnection } from './target-org.js';
 
 const OPTIONS = {
   'instance-url': { type: 'string' },
@@ -20,10 +22,17 @@ const OPTIONS = {
   'login-url': { type: 'string' },
   'api-version': { type: 'string' },
   'token-file': { type: 'string' },
+  'target-org': { type: 'string' },
+  'no-browser': { type: 'boolean' },
   config: { type: 'string' },
   journal: { type: 'string' },
   events: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  full: { type: 'boolean' },
+  'full-read': { type: 'boolean' },
+  snapshot: { type: 'string' },
+  'api-reserve': { type: 'string' },
+  'permission-set': { type: 'string' },
   account: { type: 'string' },
   out: { type: 'string' },
   port: { type: 'string' },
@@ -63,10 +72,19 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
         `Unexpected argument: ${rest.join(' ')}. See \`service-crm ${command} --help\`.`,
       );
   };
-  const connection = async () => resolveConnection(values, await secrets(), env);
+  const targetOrg = values['target-org'];
+  const connection = async () =>
+    targetOrg
+      ? targetOrgConnection(targetOrg, { apiVersion: values['api-version'] })
+      : resolveConnection(values, await secrets(), env);
   switch (command) {
     case 'login': {
       unexpected([sub, ...extra]);
+      if (targetOrg)
+        throw new CliError(
+          EXIT.usage,
+          'login connects service-crm itself; --target-org uses an sf CLI login instead (log in with `sf org login web`): use one or the other',
+        );
       const clientId = values['client-id'] ?? env.SF_CLIENT_ID;
       if (!clientId)
         throw new CliError(
@@ -84,6 +102,8 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
           port,
           tokenFile,
           json,
+          openBrowser: values['no-browser'] !== true,
+          env,
         },
         io,
       );
@@ -91,8 +111,9 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
     }
     case 'fields': {
       unexpected(extra);
-      if (sub === 'plan') return fieldsPlan(await connection(), io, json);
-      if (sub === 'apply') return fieldsApply(await connection(), io, json);
+      const permissionSet = values['permission-set'];
+      if (sub === 'plan') return fieldsPlan(await connection(), io, json, permissionSet);
+      if (sub === 'apply') return fieldsApply(await connection(), io, json, permissionSet);
       if (sub === 'export') return fieldsExport(values.out ?? 'service-fields', io, json);
       throw new CliError(
         EXIT.usage,
@@ -106,12 +127,33 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
       unexpected([sub, ...extra]);
       if (!values.events) throw new CliError(EXIT.usage, 'sync needs --events FILE.ndjson');
       const config = await loadConfig(values.config);
-      return sync(await connection(), io, {
+      if (values.snapshot && !values['dry-run'])
+        throw new CliError(EXIT.usage, '--snapshot plans offline: use it with --dry-run');
+      return sync(values.snapshot ? undefined : await connection(), io, {
         events: values.events,
         dryRun: values['dry-run'] === true,
         json,
         journal: values.journal ?? join(tokenFile, '..', 'sync-journal.json'),
         config,
+        delta: {
+          snapshot: values.snapshot,
+          fullRead: values['full-read'] === true,
+          full: values.full === true,
+          apiReserve: parseReserve(values['api-reserve']),
+          tokenFile,
+          config,
+        },
+      });
+    }
+    case 'snapshot': {
+      unexpected([sub, ...extra]);
+      const config = await loadConfig(values.config);
+      return snapshotCommand(await connection(), io, {
+        out: values.out ?? 'crm-snapshot.json',
+        fullRead: values['full-read'] === true,
+        tokenFile,
+        config,
+        json,
       });
     }
     default:

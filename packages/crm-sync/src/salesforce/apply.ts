@@ -20,6 +20,7 @@ import {
   type SyncPlan,
   type UpdateStep,
 } from '../index.js';
+import { defaultReserve } from './budget.js';
 import { createInBulk, updateInBulk } from './bulk-apply.js';
 import type { BulkOptions } from './bulk-options.js';
 import type { SalesforceConnection } from './connection.js';
@@ -129,10 +130,6 @@ function withoutFields(step: PlanStep, omit: Map<CrmObject, Set<string>>): PlanS
     : { ...step, fields: Object.fromEntries(kept) };
 }
 
-function reserveOf(usage: ApiUsage, reserve: number | undefined): number {
-  return reserve ?? Math.max(50, Math.ceil(usage.max * 0.02));
-}
-
 function limitMessage(usage: ApiUsage | undefined): string {
   const used = usage
     ? `${usage.used} of ${usage.max} API calls used in the last 24 hours`
@@ -140,9 +137,12 @@ function limitMessage(usage: ApiUsage | undefined): string {
   return `Stopped before the org's daily API limit (${used}). Salesforce frees calls over a rolling 24 hours: run the same sync again in a few hours; finished steps are not written twice.`;
 }
 
-/** Applies `plan` to the org; see `ApplyOptions`. Auth errors are thrown; record errors are outcomes. */
+/**
+ * Applies `plan` to the org; see `ApplyOptions`. A dry run needs no org (`undefined`: plans
+ * offline). Auth errors are thrown; record errors are outcomes.
+ */
 export async function applyPlan(
-  connection: SalesforceConnection,
+  connection: SalesforceConnection | undefined,
   plan: SyncPlan,
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
@@ -164,6 +164,8 @@ export async function applyPlan(
       if (step.type !== 'skip') outcomes.set(step, { step, status: 'planned' });
     return result(steps, outcomes, true);
   }
+  if (connection === undefined)
+    throw new SalesforceError('invalid_options', 'Only a dry run applies a plan without an org');
 
   // Usage is read fresh once (a stored connection may carry yesterday's figure), then kept
   // current by the Sforce-Limit-Info header of every call.
@@ -171,7 +173,7 @@ export async function applyPlan(
   const guard = async () => {
     const usage = checked && connection.usage ? connection.usage : await connection.limits();
     checked = true;
-    if (usage.max - usage.used <= reserveOf(usage, options.apiReserve)) throw new Stop();
+    if (usage.max - usage.used <= (options.apiReserve ?? defaultReserve(usage))) throw new Stop();
   };
   const createdIds = new Map<string, string>(); // idempotency key -> record id
   const refused = new RefusedFields(connection);

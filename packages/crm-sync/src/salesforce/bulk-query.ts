@@ -18,6 +18,8 @@ export interface BulkReadOptions {
   readonly polling?: BulkPolling;
   /** The object's fields as describe shows them, to type the CSV values. */
   readonly fields: readonly { readonly name: string; readonly type: string }[];
+  /** `queryAll`: records in the Recycle Bin too (default `query`). */
+  readonly operation?: 'query' | 'queryAll';
 }
 
 /**
@@ -82,7 +84,7 @@ export async function readInBulk<T>(
   if (totalSize < options.threshold || UNSUPPORTED.test(soql)) return undefined;
   let id: string;
   try {
-    id = await openQueryJob(connection, soql);
+    id = await openQueryJob(connection, soql, options.operation);
   } catch (error) {
     if (error instanceof SalesforceError && error.code === 'request_failed') return undefined;
     throw error;

@@ -153,7 +153,9 @@ export class BulkApi {
           `InvalidJob : The query is not supported by Bulk API 2.0: ${soql}`,
         );
       try {
-        job.records = runSoql(this.org, soql);
+        // queryAll also returns records in the Recycle Bin (IsDeleted true).
+        // https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/query_create_job.htm
+        job.records = runSoql(this.org, soql, false, job.operation === 'queryAll');
       } catch (thrown) {
         if (!(thrown instanceof SoqlError)) throw thrown;
         return error(400, thrown.errorCode, thrown.message);

@@ -169,4 +169,57 @@ describe('Salesforce emulator', () => {
       await emulator.close();
     }
   });
+
+  it('nests child subqueries (null when none), hides the Recycle Bin from query but not queryAll, and stores DateTimes to the second', async () => {
+    const emulator = await startEmulator({ validateSchema: false });
+    try {
+      const { accessToken } = emulator.issueTokens();
+      const { org } = emulator;
+      const lonely = org.insert('Account', { Name: 'Lonely' });
+      const dealer = org.insert('Account', { Name: 'Dealer' });
+      org.insert('Opportunity', { AccountId: dealer, IsClosed: false, IsWon: false });
+      const gone = org.insert('Account', { Name: 'Gone' });
+      org.recycle('Account', gone);
+      org.addCustomField('Account', {
+        name: 'Seen__c',
+        label: 'Seen',
+        type: 'datetime',
+        length: 0,
+        precision: 0,
+        scale: 0,
+        custom: true,
+        nillable: true,
+        createable: true,
+        updateable: true,
+        extraTypeInfo: null,
+      });
+      const record = org.table('Account').get(lonely);
+      if (record) org.change('Account', record, { Seen__c: '2026-02-10T17:30:00.999Z' });
+      const get = async (resource: string, soql: string) => {
+        const response = await fetch(
+          `${emulator.url}/services/data/v59.0/${resource}?q=${encodeURIComponent(soql)}`,
+          { headers: { authorization: `Bearer ${accessToken}` } },
+        );
+        return (await response.json()) as { records: Record<string, unknown>[] };
+      };
+      const { records } = await get(
+        'query',
+        'SELECT Name, (SELECT IsWon FROM Opportunities) FROM Account ORDER BY Name',
+      );
+      expect(records.map((r) => [r.Name, r.Opportunities === null])).toEqual([
+        ['Dealer', false],
+        ['Lonely', true],
+      ]);
+      expect(records[0]?.Opportunities).toMatchObject({ totalSize: 1, done: true });
+      const all = await get('queryAll', 'SELECT Name, IsDeleted FROM Account ORDER BY Name');
+      expect(all.records.map((r) => [r.Name, r.IsDeleted])).toEqual([
+        ['Dealer', false],
+        ['Gone', true],
+        ['Lonely', false],
+      ]);
+      expect(org.table('Account').get(lonely)?.Seen__c).toBe('2026-02-10T17:30:00.000+0000');
+    } finally {
+      await emulator.close();
+    }
+  });
 });

@@ -1,7 +1,7 @@
-// The Metadata API's SOAP endpoint as the emulator serves it: upsertMetadata on CustomField,
-// updateMetadata on Profile (fieldPermissions), at most 10 components per call, results and
-// faults shaped as the Metadata WSDL says. Request envelopes are validated against
-// Salesforce's schema when ../shared/salesforce is present (always under CI=true).
+// The Metadata API's SOAP endpoint as the emulator serves it: upsertMetadata on CustomField
+// and PermissionSet, updateMetadata on Profile (fieldPermissions), at most 10 components per
+// call, results and faults shaped as the Metadata WSDL says. Request envelopes are validated
+// against Salesforce's schema when ../shared/salesforce is present (always under CI=true).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
@@ -220,26 +220,27 @@ export function handleMetadata(org: Org, xml: string, options: MetadataOptions):
           ],
         });
       }
-      const errors: ResultError[] = [];
-      for (const permission of children(metadata, 'fieldPermissions')) {
-        const field = text(permission, 'field') ?? '';
-        const [object = '', name = ''] = field.split('.');
-        if (!org.fields.get(object)?.has(name)) {
-          errors.push({
-            statusCode: 'INVALID_CROSS_REFERENCE_KEY',
-            message: `In field: field - no CustomField named ${field} found`,
-            fields: 'field',
-          });
-          continue;
-        }
-        org.setFieldPermission(
-          profileId,
-          field,
-          text(permission, 'readable') === 'true',
-          text(permission, 'editable') === 'true',
-        );
-      }
+      const errors = grantAll(org, metadata, (field, read, edit) =>
+        org.setFieldPermission(profileId, field, read, edit),
+      );
       return resultXml({ fullName, errors });
+    }
+    // A permission set (not owned by a profile), created or updated by its API name; its
+    // fieldPermissions grant read/edit on fields.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_permissionset.htm
+    if (operation === 'upsertMetadata' && type === 'PermissionSet') {
+      const existing = org.permissionSetNamed(fullName);
+      const id =
+        existing?.Id ??
+        org.insert('PermissionSet', {
+          Name: fullName,
+          Label: text(metadata, 'label') ?? fullName,
+          IsOwnedByProfile: false,
+        });
+      const errors = grantAll(org, metadata, (field, read, edit) =>
+        org.grant(id, field, read, edit),
+      );
+      return resultXml({ created: existing === undefined, fullName, errors });
     }
     return resultXml({
       fullName,
@@ -251,4 +252,27 @@ export function handleMetadata(org: Org, xml: string, options: MetadataOptions):
     envelope(`<${operation}Response>${results.join('')}</${operation}Response>`),
     components.length,
   );
+}
+
+/** Applies each `fieldPermissions` of a Profile or PermissionSet; errors for unknown fields. */
+function grantAll(
+  org: Org,
+  metadata: XmlElement,
+  grant: (field: string, read: boolean, edit: boolean) => void,
+): ResultError[] {
+  const errors: ResultError[] = [];
+  for (const permission of children(metadata, 'fieldPermissions')) {
+    const field = text(permission, 'field') ?? '';
+    const [object = '', name = ''] = field.split('.');
+    if (!org.fields.get(object)?.has(name)) {
+      errors.push({
+        statusCode: 'INVALID_CROSS_REFERENCE_KEY',
+        message: `In field: field - no CustomField named ${field} found`,
+        fields: 'field',
+      });
+      continue;
+    }
+    grant(field, text(permission, 'readable') === 'true', text(permission, 'editable') === 'true');
+  }
+  return errors;
 }

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
@@ -56,6 +57,8 @@ export interface EmulatorOptions {
   clientId?: string;
   /** The connected app's consumer secret (default `emulator-secret`). */
   clientSecret?: string;
+  /** The password of the org's user on the login page (default `emulator-password`). */
+  password?: string;
   /**
    * "Require Secret for Web Server Flow" and "Require Secret for Refresh Token Flow", both on by
    * default in Salesforce; false models a public (PKCE-only) client such as a CLI's.
@@ -99,11 +102,13 @@ export class Emulator {
   >();
   private readonly cursors = new Map<string, SfRecord[]>();
   private readonly server = createServer((req, res) => void this.handle(req, res));
+  private readonly authorizePages: AuthorizePages;
   private apiUsed = 0;
   readonly pageSize: number;
   readonly apiMax: number;
   readonly clientId: string;
   readonly clientSecret: string;
+  readonly password: string;
   readonly requireSecret: boolean;
   readonly rotateRefreshTokens: boolean;
   /** Metadata component failures to inject: fullName -> error. */
@@ -117,11 +122,19 @@ export class Emulator {
     this.apiMax = options.apiMax ?? 15000;
     this.clientId = options.clientId ?? 'emulator-client';
     this.clientSecret = options.clientSecret ?? 'emulator-secret';
+    this.password = options.password ?? 'emulator-password';
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
     this.bulk = new BulkApi(this.org, {
       create: (object, values) => this.create(object, values),
       update: (object, id, values) => this.update(object, id, values),
+    });
+    this.authorizePages = new AuthorizePages({
+      clientId: this.clientId,
+      appName: 'Service CLI',
+      username: () => this.username,
+      password: this.password,
+      issueCode: (challenge, redirectUri) => this.issueCode(challenge, redirectUri),
     });
     this.schema =
       options.validateSchema === false ? { missing: 'validation turned off' } : loadSchema();
@@ -145,6 +158,23 @@ export class Emulator {
       refreshToken: this.newRefreshToken(),
       instanceUrl: this.url,
     };
+  }
+
+  /** The org's user, who logs in on the authorize page with `password`. */
+  get username(): string {
+    return String(this.org.table('User').get(this.org.userId)?.Username ?? '');
+  }
+
+  /**
+   * What the user does in the browser, over plain HTTP: logs in on the authorize page and
+   * allows (or denies) the app. Returns the callback URL the org redirects to.
+   */
+  approve(authorizeUrl: string, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {
+    return authorizeOverHttp(
+      authorizeUrl,
+      { username: this.username, password: this.password },
+      decision,
+    );
   }
 
   /** Every access token issued so far stops working (a session timeout). */
@@ -261,7 +291,10 @@ export class Emulator {
   ): Promise<void> {
     const path = url.pathname;
     const fault_ = this.takeFault(method, path);
-    if (path === '/services/oauth2/authorize') return this.authorize(url, send);
+    if (path === AUTHORIZE_PATH || path === LOGIN_PATH) {
+      const page = this.authorizePages.handle(method, url, req.headers.cookie, body);
+      if (page) return send(page.status, page.body, page.headers);
+    }
     if (path === '/services/oauth2/token') return this.token(body, fault_, send);
 
     const soap = path.startsWith('/services/Soap/m/');
@@ -274,6 +307,11 @@ export class Emulator {
       // plain-text body), not the REST API's 401 INVALID_SESSION_ID.
       // https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_userinfo_endpoint.htm
       return send(403, 'Bad_OAuth_Token', { 'content-type': 'text/plain;charset=UTF-8' });
+    }
+    if (method === 'GET' && /^\/services\/data\/?$/.test(path)) {
+      // Versions: every API version the org serves, no authentication needed.
+      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_versions.htm
+      return send(200, [{ label: "Winter '24", url: '/services/data/v59.0', version: '59.0' }]);
     }
     if (!bearer || !this.accessTokens.has(bearer)) return send(401, ERRORS.session);
     if (path.startsWith('/id/')) return send(200, this.identity());
@@ -314,6 +352,12 @@ export class Emulator {
     }
     if (method === 'GET' && (rest === '/query' || rest === '/query/')) {
       return reply(...this.query(url.searchParams.get('q') ?? '', false));
+    }
+    // QueryAll: the same query, records in the Recycle Bin included (IsDeleted true); its
+    // further pages come from the same /query/<locator> URLs.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_queryall.htm
+    if (method === 'GET' && (rest === '/queryAll' || rest === '/queryAll/')) {
+      return reply(...this.query(url.searchParams.get('q') ?? '', false, true));
     }
     if (method === 'GET' && (rest === '/tooling/query' || rest === '/tooling/query/')) {
       this.org.refreshDefinitions();
@@ -358,6 +402,17 @@ export class Emulator {
       return reply(...this.create(sobject[1] ?? '', json()));
     }
     const one = /^\/sobjects\/(\w+)\/(\w+)$/.exec(rest);
+    if (method === 'GET' && one) {
+      // A record by id, with the fields the user can read.
+      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_get_field_values.htm
+      const [, object = '', id = ''] = one;
+      const found = this.org.table(object).get(id);
+      if (!found || this.org.unreadableObjects.has(object)) return reply(404, ERRORS.notFound);
+      const readable = Object.entries(found).filter(
+        ([name]) => name === 'Id' || this.org.access(object, name) !== 'none',
+      );
+      return reply(200, { attributes: attributes(object, id), ...Object.fromEntries(readable) });
+    }
     if (method === 'PATCH' && one) {
       if (fault_?.kind === 'lock') return reply(400, [this.lockError(one[2] ?? '')]);
       const result = this.update(one[1] ?? '', one[2] ?? '', json());
@@ -372,20 +427,10 @@ export class Emulator {
     return reply(404, ERRORS.notFound);
   }
 
-  private authorize(url: URL, send: (s: number, p: unknown, h?: Record<string, string>) => void) {
-    // The user approves at once: redirect back with a code, as the login page would.
-    const params = url.searchParams;
-    const redirectUri = params.get('redirect_uri') ?? '';
-    if (params.get('client_id') !== this.clientId) {
-      return send(400, 'error=invalid_client_id&error_description=client%20identifier%20invalid');
-    }
+  private issueCode(challenge: string | undefined, redirectUri: string): string {
     const code = `aPrx${randomBytes(16).toString('base64url')}`;
-    this.codes.set(code, { challenge: params.get('code_challenge') ?? undefined, redirectUri });
-    const target = new URL(redirectUri);
-    target.searchParams.set('code', code);
-    const state = params.get('state');
-    if (state !== null) target.searchParams.set('state', state);
-    send(302, '', { location: target.toString() });
+    this.codes.set(code, { challenge, redirectUri });
+    return code;
   }
 
   private token(
@@ -423,6 +468,10 @@ export class Emulator {
       if (!code || code.redirectUri !== params.get('redirect_uri')) {
         return error(400, 'invalid_grant', 'authentication failure');
       }
+      // PKCE: a code issued for a code_challenge is exchanged only with the code_verifier whose
+      // SHA-256 (base64url) is that challenge.
+      // https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_pkce.htm
+      // https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_web_server_flow.htm
       if (code.challenge !== undefined) {
         const verifier = params.get('code_verifier') ?? '';
         const expected = createHash('sha256').update(verifier).digest('base64url');
@@ -476,10 +525,10 @@ export class Emulator {
     };
   }
 
-  private query(soql: string, tooling: boolean): [number, unknown] {
+  private query(soql: string, tooling: boolean, all = false): [number, unknown] {
     let rows: SfRecord[];
     try {
-      rows = runSoql(this.org, soql, tooling);
+      rows = runSoql(this.org, soql, tooling, all);
     } catch (error) {
       if (error instanceof SoqlError) {
         return [400, [{ message: error.message, errorCode: error.errorCode }]];
@@ -601,6 +650,24 @@ export class Emulator {
         ],
       ];
     }
+    if (object === 'PermissionSetAssignment') {
+      // One assignment per user and permission set: a second is refused as a duplicate.
+      // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+      const twin = [...this.org.table(object).values()].find(
+        (a) => a.AssigneeId === values.AssigneeId && a.PermissionSetId === values.PermissionSetId,
+      );
+      if (twin) {
+        return [
+          400,
+          [
+            {
+              message: `duplicate value found: <unknown> duplicates value on record with id: ${twin.Id}`,
+              errorCode: 'DUPLICATE_VALUE',
+            },
+          ],
+        ];
+      }
+    }
     const id = this.org.insert(object, values);
     const created = this.org.table(object).get(id);
     if (created) this.org.derive(object, created);
@@ -617,6 +684,14 @@ export class Emulator {
         fields: [] as string[],
       };
     }
+    if (record.IsDeleted === true) {
+      // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+      return {
+        statusCode: 'ENTITY_IS_DELETED',
+        message: 'entity is deleted',
+        fields: [] as string[],
+      };
+    }
     const injected = this.org.recordErrors.get(id);
     if (injected) return { ...injected, fields: [] as string[] };
     if (object === 'Lead' && record.IsConverted === true) {
@@ -629,8 +704,7 @@ export class Emulator {
     const invalid = this.checkFields(object, values);
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;
-    Object.assign(record, fields, { LastModifiedDate: this.org.now() });
-    this.org.derive(object, record);
+    this.org.change(object, record, fields);
     return undefined;
   }
 

@@ -76,7 +76,7 @@ const summary = (o: StepOutcome) => ({
 /** The org's records as a person would compare them: no ids of new records, no timestamps. */
 function state(emulator: Emulator, object: string) {
   return [...emulator.org.table(object).values()]
-    .map(({ Id, CreatedDate: _c, LastModifiedDate: _m, ...fields }) =>
+    .map(({ Id, CreatedDate: _c, LastModifiedDate: _m, SystemModstamp: _s, ...fields }) =>
       object === 'Lead' ? fields : { Id, ...fields },
     )
     .sort((a, b) => String(a.Id ?? a.Email).localeCompare(String(b.Id ?? b.Email)));

@@ -71,6 +71,7 @@ describe('service-crm', () => {
       emulator.url,
       '--port',
       '0',
+      '--no-browser',
     ]);
     const done = collect(child);
     const printed = new Promise<string>((resolve) => {
@@ -88,7 +89,7 @@ describe('service-crm', () => {
     expect(new URL(url).searchParams.get('scope')).toBe(
       'api sfap_api id refresh_token full openid',
     );
-    const callback = (await fetch(url, { redirect: 'manual' })).headers.get('location') ?? '';
+    const callback = await emulator.approve(url);
     expect(await (await fetch(callback)).text()).toMatch(/Connected/);
     const login = await done;
     expect(login.code).toBe(0);
@@ -149,8 +150,9 @@ describe('service-crm', () => {
     const events = join(home, 'events.ndjson');
     const config = join(home, 'config.json');
     // `script` gives the command a real pseudo-terminal (stdout and stderr both reach it).
+    // --full: every planned field, as if the org held none of them (the sync above wrote them).
     const command = [process.execPath, cli, 'sync', '--events', events, '--config', config]
-      .concat('--dry-run')
+      .concat('--dry-run', '--full')
       .map((part) => `'${part}'`)
       .join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], {

@@ -11,18 +11,18 @@ const session = (filter: string, order: 'ASC' | 'DESC') => `(
   FROM events e WHERE ${filter} AND e.type = 'session' ORDER BY e.seen_from ${order}, e.id LIMIT 1)`;
 
 const activity = (t: string, filter: string, signalsTable: string, signalsFilter: string) => `
-  'sessions', ${t}.sessions::float8, 'activeSeconds', ${t}.active_seconds::float8,
-  'pageViews', ${t}.page_views::float8, 'highIntentSessions', ${t}.high_intent_sessions::float8,
+  'sessions', ${t}.sessions, 'activeSeconds', ${t}.active_seconds,
+  'pageViews', ${t}.page_views, 'highIntentSessions', ${t}.high_intent_sessions,
   'purchaseIntent', svc_intent(${recentIntent(filter)}),
   'signals', coalesce((SELECT json_agg(g.signal ORDER BY g.signal) FROM ${signalsTable} g WHERE ${signalsFilter}), '[]'::json),
   'firstSeen', svc_iso(${t}.first_seen), 'lastSeen', svc_iso(${t}.last_seen),
   'firstSession', ${session(filter, 'ASC')}, 'latestSession', ${session(filter, 'DESC')},
-  'linkedin', json_build_object('impressions', ${t}.impressions::float8, 'clicks', ${t}.clicks::float8,
-    'likes', ${t}.likes::float8, 'shares', ${t}.shares::float8, 'comments', ${t}.comments::float8)`;
+  'linkedin', json_build_object('impressions', ${t}.impressions, 'clicks', ${t}.clicks,
+    'likes', ${t}.likes, 'shares', ${t}.shares, 'comments', ${t}.comments)`;
 
 const COMPANIES_PAGE = `
 SELECT json_build_object(
-  'domain', co.domain, 'name', co.name, 'industry', co.industry, 'visitors', co.visitors::float8,
+  'domain', co.domain, 'name', co.name, 'industry', co.industry, 'visitors', co.visitors,
   ${activity(
     'co',
     'e.workspace = co.workspace AND e.domain = co.domain',

@@ -8,7 +8,9 @@
  * events, so the aggregates reflect the new version exactly once. Same content changes nothing.
  */
 import { parseEvent, type StoredEvent } from '../events.js';
+import { UnreadableLine } from '../ndjson.js';
 import type { IngestOptions, IngestProgress, IngestRejection, IngestResult } from '../types.js';
+import { CHANGES_CHANNEL, encodeChange, splitChange } from './changes.js';
 import type { Database, Queryable } from './db.js';
 
 /**
@@ -16,14 +18,46 @@ import type { Database, Queryable } from './db.js';
  * and `aggregate` (whether the row counts), read through the CTE `batch`.
  */
 type Source = string;
-const EVENT_RECORD = `workspace text, type text, id text, hash text, domain text, company_name text,
-  industry text, email text, contact_name text, title text, visitor_id text, seen_from timestamptz,
-  seen_to timestamptz, active_time bigint, pages jsonb, signals jsonb, referrer text, utm jsonb,
-  intent smallint, city text, state text, country text, impressions bigint, clicks bigint,
-  likes bigint, shares bigint, comments bigint`;
-/** The written events of a batch, as JSON in `$1`; `aggregate` is false for replacements. */
-const BATCH: Source = `SELECT r.*, jsonb_array_length(r.pages) AS page_count
-  FROM jsonb_to_recordset($1::jsonb) AS r(${EVENT_RECORD}, aggregate boolean)`;
+/** A batch's columns, each sent as one array parameter and turned back into rows by `unnest`. */
+const BATCH_COLUMNS = [
+  ['workspace', 'text'],
+  ['type', 'text'],
+  ['id', 'text'],
+  ['hash', 'text'],
+  ['domain', 'text'],
+  ['company_name', 'text'],
+  ['industry', 'text'],
+  ['email', 'text'],
+  ['contact_name', 'text'],
+  ['title', 'text'],
+  ['visitor_id', 'text'],
+  ['seen_from', 'timestamptz'],
+  ['seen_to', 'timestamptz'],
+  ['active_time', 'bigint'],
+  ['pages', 'jsonb'],
+  ['signals', 'jsonb'],
+  ['referrer', 'text'],
+  ['utm', 'jsonb'],
+  ['intent', 'smallint'],
+  ['city', 'text'],
+  ['state', 'text'],
+  ['country', 'text'],
+  ['impressions', 'bigint'],
+  ['clicks', 'bigint'],
+  ['likes', 'bigint'],
+  ['shares', 'bigint'],
+  ['comments', 'bigint'],
+  ['aggregate', 'boolean'],
+] as const;
+type BatchRow = StoredEvent & { aggregate: boolean };
+/** The written events of a batch, one array per column; `aggregate` is false for replacements. */
+const BATCH: Source = `SELECT r.*, jsonb_array_length(r.pages) AS page_count FROM unnest(${BATCH_COLUMNS.map(
+  ([, type], i) => `$${i + 1}::${type}[]`,
+).join(', ')}) AS r(${BATCH_COLUMNS.map(([column]) => column).join(', ')})`;
+const batchParameters = (rows: BatchRow[]): unknown[] =>
+  BATCH_COLUMNS.map(([column, type]) =>
+    rows.map((row) => (type === 'jsonb' ? JSON.stringify(row[column]) : row[column])),
+  );
 /** Every stored event of the companies / contacts listed as JSON in `$1` (recomputation). */
 const STORED_OF_COMPANIES: Source = `SELECT e.*, true AS aggregate FROM events e
   JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, domain text) ON e.workspace = k.workspace AND e.domain = k.domain`;
@@ -58,27 +92,29 @@ const RAW_COLUMNS = `workspace, type, id, hash, domain, company_name, industry, 
 
 /**
  * The data-modifying parts of one statement, all reading `batch` and the same snapshot. New
- * visitors are counted against the visitor rows as they were before the statement.
+ * visitors are those the visitor insert added (its RETURNING rows).
  */
 const PARTS = {
   raw: `raw AS (INSERT INTO events (${RAW_COLUMNS}) SELECT ${RAW_COLUMNS} FROM batch)`,
-  companies: `companies_added AS (
-INSERT INTO companies AS t (workspace, domain, name, industry, profile_at, visitors, ${ACTIVITY_COLUMNS})
-SELECT e.workspace, e.domain, ${latest('company_name')}, ${latest('industry')},
-  max(e.seen_from) FILTER (WHERE e.company_name IS NOT NULL OR e.industry IS NOT NULL),
-  count(DISTINCT e.visitor_id) FILTER (WHERE e.visitor_id IS NOT NULL AND NOT EXISTS (
-    SELECT 1 FROM company_visitors v
-    WHERE v.workspace = e.workspace AND v.domain = e.domain AND v.visitor_id = e.visitor_id)),
-  ${ACTIVITY_SELECT}
-FROM batch e WHERE e.aggregate
-GROUP BY e.workspace, e.domain
+  companies: `visitors_added AS (
+INSERT INTO company_visitors (workspace, domain, visitor_id)
+SELECT DISTINCT e.workspace, e.domain, e.visitor_id FROM batch e WHERE e.aggregate AND e.visitor_id IS NOT NULL
+ON CONFLICT DO NOTHING RETURNING workspace, domain),
+companies_added AS (
+INSERT INTO companies AS t (workspace, domain, name, industry, profile_at, ${ACTIVITY_COLUMNS}, visitors)
+SELECT a.*, coalesce(v.added, 0) FROM (
+  SELECT e.workspace, e.domain, ${latest('company_name')}, ${latest('industry')},
+    max(e.seen_from) FILTER (WHERE e.company_name IS NOT NULL OR e.industry IS NOT NULL),
+    ${ACTIVITY_SELECT}
+  FROM batch e WHERE e.aggregate
+  GROUP BY e.workspace, e.domain
+) a LEFT JOIN (
+  -- Visitors new to the company: the rows the insert above actually added.
+  SELECT workspace, domain, count(*) AS added FROM visitors_added GROUP BY workspace, domain
+) v USING (workspace, domain)
 ON CONFLICT (workspace, domain) DO UPDATE SET ${keepLatest('name')}, ${keepLatest('industry')},
   profile_at = greatest(t.profile_at, excluded.profile_at), visitors = t.visitors + excluded.visitors,
   ${ACTIVITY_ADD}),
-visitors_added AS (
-INSERT INTO company_visitors (workspace, domain, visitor_id)
-SELECT DISTINCT e.workspace, e.domain, e.visitor_id FROM batch e WHERE e.aggregate AND e.visitor_id IS NOT NULL
-ON CONFLICT DO NOTHING),
 company_signals_added AS (
 INSERT INTO company_signals (workspace, domain, signal)
 SELECT DISTINCT e.workspace, e.domain, s.signal FROM batch e
@@ -165,9 +201,27 @@ async function writeBatch(tx: Queryable, events: StoredEvent[]) {
     ...fresh.map((e) => ({ ...e, aggregate: true })),
     ...replaced.map((r) => ({ ...r.event, aggregate: false })),
   ];
-  if (written.length > 0) await tx.query(WRITE_BATCH, [JSON.stringify(written)]);
+  if (written.length > 0) await tx.query(WRITE_BATCH, batchParameters(written));
   if (replaced.length > 0) await recompute(tx, replaced);
-  return { ingested: fresh.length, unchanged, replaced: replaced.length };
+  const notices = changesOf([...fresh, ...replaced.flatMap((r) => [r.old, r.event])]);
+  for (const notice of notices) {
+    await tx.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, encodeChange(notice)]);
+  }
+  return { ingested: fresh.length, unchanged, replaced: replaced.length, notices };
+}
+
+/** The notices naming every company and contact the given event versions belong to. */
+function changesOf(versions: Array<{ workspace: string; domain: string; email: string | null }>) {
+  const byWorkspace = new Map<string, { domains: Set<string>; emails: Set<string> }>();
+  for (const { workspace, domain, email } of versions) {
+    const keys = byWorkspace.get(workspace) ?? { domains: new Set(), emails: new Set() };
+    byWorkspace.set(workspace, keys);
+    keys.domains.add(domain);
+    if (email !== null) keys.emails.add(email);
+  }
+  return [...byWorkspace].flatMap(([workspace, keys]) =>
+    splitChange({ workspace, domains: [...keys.domains], emails: [...keys.emails] }),
+  );
 }
 
 /** Rebuilds every company and contact touched by either version of a replaced event. */
@@ -188,6 +242,59 @@ async function recompute(tx: Queryable, replaced: Array<{ old: Existing; event: 
   await tx.query(RECOMPUTE_CONTACTS, [contactKeys]);
 }
 
+/** SQLSTATE classes of a statement refused for its data: 22 data exception, 23 integrity, 54 limits. */
+const REFUSED_DATA = /^(22|23|54)/;
+
+/** The constraints that keep every sum within the exact integers of a JSON number (migration 2). */
+const EXACT_SUMS: Record<string, string> = {
+  companies_sums_exact: "a company's sums",
+  contacts_sums_exact: "a contact's sums",
+};
+
+function refusedData(error: unknown): error is Error & { code: string; constraint?: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && REFUSED_DATA.test(code);
+}
+
+function refusalReason(error: Error & { constraint?: string }): string {
+  const sums = EXACT_SUMS[error.constraint ?? ''];
+  if (sums) return `adding it would take ${sums} past 2^53-1 (9007199254740991)`;
+  return `the database refused it: ${error.message}`;
+}
+
+/** Events of a batch with where they came from, so a line the database refuses can be named. */
+interface Pending {
+  line: number;
+  raw: unknown;
+  event: StoredEvent;
+}
+
+/** Raw input held per batch at most, so long lines cannot make a batch huge. */
+const MAX_BATCH_INPUT_CHARS = 16 * 1024 * 1024;
+
+const TABLES = 'events, companies, contacts, company_visitors, company_signals, contact_signals';
+/** Rows written since the last ANALYZE per database, and how many call for the next one. */
+const statistics = new WeakMap<Database, { written: number; threshold: number }>();
+
+/**
+ * Refreshes planner statistics once enough was written: PGlite runs no autovacuum, and
+ * PostgreSQL's lags a bulk load, and without statistics per-company reads pick the primary key
+ * with a filter over every event of the workspace instead of `events_by_company`. The first ingest
+ * into a database (in this process) analyses; later ones once 10% more rows (at least 1,000) came.
+ */
+async function refreshStatistics(db: Database, written: number): Promise<void> {
+  const state = statistics.get(db) ?? { written: 0, threshold: 0 };
+  statistics.set(db, state);
+  state.written += written;
+  if (state.written === 0 || state.written < state.threshold) return;
+  await db.exec(`ANALYZE ${TABLES}`);
+  const [row] = await db.query<{ rows: number }>(
+    "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'events'::regclass",
+  );
+  state.written = 0;
+  state.threshold = Math.max(1000, 0.1 * Number(row?.rows ?? 0));
+}
+
 /** Validates and stores events, one transaction per batch; see `LookupStore.ingest`. */
 export async function ingestEvents(
   db: Database,
@@ -195,43 +302,106 @@ export async function ingestEvents(
   options: IngestOptions = {},
 ): Promise<IngestResult> {
   const batchSize = Math.max(1, options.batchSize ?? 1000);
+  const parseOptions = {
+    now: Date.now(),
+    ...(options.maxFutureSkewSeconds === undefined
+      ? {}
+      : { maxFutureSkewSeconds: options.maxFutureSkewSeconds }),
+  };
   const rejected: IngestRejection[] = [];
   const progress: IngestProgress = { read: 0, ingested: 0, unchanged: 0, replaced: 0, rejected: 0 };
-  let batch = new Map<string, StoredEvent>();
+  let batch = new Map<string, Pending>();
+  let batchChars = 0;
 
-  const flush = async () => {
-    if (batch.size === 0) return;
-    const events = [...batch.values()];
-    batch = new Map();
-    const counts = await db.transaction((tx) => writeBatch(tx, events));
+  const reject = async (line: number, reason: string, raw: unknown) => {
+    const rejection = { line, reason };
+    rejected.push(rejection);
+    progress.rejected = rejected.length;
+    await options.onRejected?.(rejection, raw);
+  };
+
+  /**
+   * Stores the items in one transaction; when the database refuses one of them for its data, the
+   * halves are stored separately until that item stands alone and is rejected, so one line never
+   * costs the others.
+   */
+  const store = async (items: Pending[]): Promise<void> => {
+    let counts: Awaited<ReturnType<typeof writeBatch>>;
+    try {
+      counts = await db.transaction((tx) =>
+        writeBatch(
+          tx,
+          items.map((i) => i.event),
+        ),
+      );
+    } catch (error) {
+      if (!refusedData(error)) throw error;
+      const [only] = items;
+      if (items.length === 1 && only) return reject(only.line, refusalReason(error), only.raw);
+      const half = Math.ceil(items.length / 2);
+      await store(items.slice(0, half));
+      return store(items.slice(half));
+    }
     progress.ingested += counts.ingested;
     progress.unchanged += counts.unchanged;
     progress.replaced += counts.replaced;
-    progress.rejected = rejected.length;
+    if (counts.notices.length > 0) options.onCommitted?.(counts.notices);
     options.onProgress?.({ ...progress });
   };
 
-  for await (const item of source) {
-    const line = ++progress.read;
-    if (typeof item === 'string' && item.trim() === '') continue;
-    const parsed = parseEvent(item);
-    if (!parsed.ok) {
-      rejected.push({ line, reason: parsed.reason });
-      continue;
-    }
-    const key = eventKey(parsed.event);
-    // A second version of an id within one batch is applied after the first, as a replacement.
-    if (batch.has(key)) await flush();
-    batch.set(key, parsed.event);
-    if (batch.size >= batchSize) await flush();
+  /**
+   * The batch being written. The next batch is read and validated meanwhile (with PostgreSQL the
+   * database works in another process), and starts writing only once this one has committed.
+   */
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    await writing;
+    if (batch.size === 0) return;
+    const items = [...batch.values()];
+    batch = new Map();
+    batchChars = 0;
+    writing = store(items);
+    // Awaited by the next flush; until then a failure must not count as unhandled.
+    writing.catch(() => {});
+  };
+
+  try {
+    await readAll();
+  } catch (error) {
+    // What was handed to the database still commits (or fails) before the error is reported.
+    await writing.catch(() => {});
+    throw error;
   }
-  await flush();
-  progress.rejected = rejected.length;
+  await writing;
   if (rejected.length > 0) options.onProgress?.({ ...progress });
+  await refreshStatistics(db, progress.ingested + progress.replaced);
   return {
     ingested: progress.ingested,
     unchanged: progress.unchanged,
     replaced: progress.replaced,
     rejected,
   };
+
+  async function readAll() {
+    for await (const item of source) {
+      const line = ++progress.read;
+      if (typeof item === 'string' && item.trim() === '') continue;
+      if (item instanceof UnreadableLine) {
+        await reject(line, item.reason, item);
+        continue;
+      }
+      const parsed = parseEvent(item, parseOptions);
+      if (!parsed.ok) {
+        await reject(line, parsed.reason, item);
+        continue;
+      }
+      const key = eventKey(parsed.event);
+      // A second version of an id within one batch is applied after the first, as a replacement.
+      if (batch.has(key)) await flush();
+      batch.set(key, { line, raw: item, event: parsed.event });
+      batchChars += typeof item === 'string' ? item.length : 0;
+      if (batch.size >= batchSize || batchChars >= MAX_BATCH_INPUT_CHARS) await flush();
+    }
+    await flush();
+  }
 }

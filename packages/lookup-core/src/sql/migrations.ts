@@ -95,6 +95,21 @@ CREATE FUNCTION svc_intent(integer) RETURNS text LANGUAGE sql IMMUTABLE AS
   $$ SELECT (ARRAY['low', 'medium', 'high', 'very_high'])[$1 + 1] $$;
 `,
   },
+  {
+    version: 2,
+    // Sums stay exact integers of a JSON number (2^53-1): a batch that would pass it fails, and
+    // ingest retries it without the line whose addition did (sql/ingest.ts).
+    sql: ['companies', 'contacts']
+      .map(
+        (
+          table,
+        ) => `ALTER TABLE ${table} ADD CONSTRAINT ${table}_sums_exact CHECK (greatest(sessions,
+  active_seconds, page_views, high_intent_sessions, impressions, clicks, likes, shares, comments${
+    table === 'companies' ? ', visitors' : ''
+  }) <= 9007199254740991);`,
+      )
+      .join('\n'),
+  },
 ];
 
 /** Applies the migrations not yet recorded, in one transaction, serialised across processes. */

@@ -1,4 +1,5 @@
 /** Running the service-lookup command from the TypeScript sources, as the CLI tests do. */
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The package directory: the command runs with it as the working directory. */
@@ -14,3 +15,22 @@ export const cliFromSource = (preload: string[] = []): string[] => [
   ...preload.flatMap((module) => ['--import', module]),
   'src/cli.ts',
 ];
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command from the sources to its end and collects what it printed. */
+export function runCli(args: string[]): Promise<CliRun> {
+  const child = spawn(process.execPath, [...cliFromSource(), ...args], {
+    cwd: PACKAGE,
+    env: { ...process.env, SERVICE_SECRET_KEYS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (d) => (out.stdout += d));
+  child.stderr?.on('data', (d) => (out.stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, ...out })));
+}

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { LookupStore, ObservedCompany } from '../../src/index.js';
+import type { ChangeNotice, LookupStore, ObservedCompany } from '../../src/index.js';
 import { ann, baseEvents, linkedin, session } from './events.js';
 
 let workspaces = 0;
@@ -236,6 +236,29 @@ export function describeIngest(openStore: () => Promise<LookupStore>) {
     );
     await store.ingest(events, { batchSize: 10, onProgress: (p) => seen.push(p.ingested) });
     expect(seen).toEqual([10, 20, 25]);
+  });
+
+  it('tells onCommitted, after each batch, exactly the companies and contacts it changed', async () => {
+    const ws = newWorkspace();
+    const first = [
+      session('n1', '2025-01-01T00:00:00Z', { workspace: ws, contact: ann }),
+      session('n2', '2025-01-01T00:00:00Z', { workspace: ws, company: { domain: 'b.io' } }),
+    ];
+    const seen: ChangeNotice[][] = [];
+    await store.ingest(first, { onCommitted: (n) => seen.push(n) });
+    expect(seen).toEqual([
+      [{ workspace: ws, domains: ['acme.com', 'b.io'], emails: ['ann@acme.com'] }],
+    ]);
+    seen.length = 0;
+    // Unchanged events notify nothing; a replacement names the old and the new company.
+    const moved = { ...first[0], company: { domain: 'c.io' } };
+    await store.ingest([first[1], moved], { onCommitted: (n) => seen.push(n) });
+    expect(seen).toEqual([
+      [{ workspace: ws, domains: ['acme.com', 'c.io'], emails: ['ann@acme.com'] }],
+    ]);
+    seen.length = 0;
+    await store.ingest([first[1]], { onCommitted: (n) => seen.push(n) });
+    expect(seen).toEqual([]);
   });
 
   it('an interrupted ingest keeps what was committed, and a re-run double-counts nothing', async () => {

@@ -1,0 +1,148 @@
+// `service-lookup ingest` (the built command, as users run it) on both stores: events/s from
+// start to exit, computed from the events the store holds afterwards (read back), at 100,000 and
+// 1,000,000 sessions. Targets (issue 15): >= 20,000/s embedded, >= 50,000/s PostgreSQL at 1M.
+// Sizes: INGEST_BENCH_SESSIONS=100000,1000000 (default); stores: INGEST_BENCH_STORES=embedded,postgres.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type LookupStore, openEmbeddedStore, openPostgresStore } from '@service/lookup-core';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SIZES = (process.env.INGEST_BENCH_SESSIONS ?? '100000,1000000').split(',').map(Number);
+const STORES = (process.env.INGEST_BENCH_STORES ?? 'embedded,postgres').split(',');
+const TARGETS: Record<string, number> = { embedded: 20_000, postgres: 50_000 };
+const CLI = join(import.meta.dirname, '../packages/lookup-core/dist/cli.js');
+/** Sessions per company: 100,000 sessions in 2,000 companies, as issue 15 measured. */
+const SESSIONS_PER_COMPANY = 50;
+
+/** Writes `total` sessions as NDJSON: half identified (20 contacts per company), varied intent. */
+async function writeEvents(file: string, total: number): Promise<void> {
+  const out = createWriteStream(file);
+  const companies = Math.max(1, Math.floor(total / SESSIONS_PER_COMPANY));
+  const base = Date.UTC(2025, 0, 1);
+  for (let i = 0; i < total; i++) {
+    const c = i % companies;
+    const start = base + i * 1_000;
+    const event = {
+      type: 'session',
+      id: `s${i}`,
+      company: { domain: `company${c}.com`, name: `Company ${c}`, industry: 'Software' },
+      contact:
+        i % 2 === 0
+          ? { email: `person${(i >> 1) % 20}@company${c}.com`, name: 'A Person' }
+          : undefined,
+      visitor_id: `v${i % 50_021}`,
+      start_time: new Date(start).toISOString(),
+      end_time: new Date(start + 240_000).toISOString(),
+      active_time: 180,
+      pages_visited: ['/', '/pricing', '/docs'],
+      signals: i % 7 === 0 ? ['Pricing page'] : [],
+      referrer: 'https://www.google.com/',
+      intent: (['low', 'medium', 'high', 'very_high'] as const)[i % 4],
+      city: 'Austin',
+      state: 'Texas',
+      country: 'United States',
+    };
+    if (!out.write(`${JSON.stringify(event)}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+interface Target {
+  flags: string[];
+  open(): Promise<LookupStore>;
+  drop(): Promise<void>;
+}
+
+/** Sessions the store holds, read back from its aggregates. */
+async function storedSessions(target: Target): Promise<number> {
+  const store = await target.open();
+  try {
+    let sessions = 0;
+    for await (const { company } of store.readAggregates()) sessions += company.sessions;
+    return sessions;
+  } finally {
+    await store.close();
+  }
+}
+
+async function embedded(dir: string): Promise<Target> {
+  const dataDir = join(dir, 'data');
+  return {
+    flags: ['--data-dir', dataDir],
+    open: () => openEmbeddedStore({ dataDir }),
+    drop: () => rm(dataDir, { recursive: true, force: true }),
+  };
+}
+
+async function postgres(): Promise<Target> {
+  const name = `ingest_bench_${randomBytes(4).toString('hex')}`;
+  const psql = (sql: string) => execFileSync('psql', [DATABASE_URL, '-qc', sql], { stdio: 'pipe' });
+  psql(`CREATE DATABASE ${name}`);
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    flags: ['--database-url', url.toString()],
+    open: () => openPostgresStore({ connectionString: url.toString() }),
+    drop: async () => {
+      psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'ingest-bench-'));
+const failures: string[] = [];
+const rows: string[] = [];
+try {
+  for (const size of SIZES) {
+    const file = join(dir, `events-${size}.ndjson`);
+    await writeEvents(file, size);
+    for (const store of STORES) {
+      let target: Target;
+      try {
+        target = store === 'postgres' ? await postgres() : await embedded(dir);
+      } catch (error) {
+        failures.push(
+          `${store} at ${size}: could not prepare the store: ${(error as Error).message}`,
+        );
+        continue;
+      }
+      try {
+        const started = performance.now();
+        const run = spawnSync(process.execPath, [CLI, 'ingest', file, ...target.flags], {
+          encoding: 'utf8',
+        });
+        const seconds = (performance.now() - started) / 1000;
+        if (run.status !== 0) {
+          failures.push(
+            `${store} at ${size}: ingest exited ${run.status}: ${run.stderr || run.error}`,
+          );
+          continue;
+        }
+        const stored = await storedSessions(target);
+        if (stored !== size)
+          failures.push(`${store} at ${size}: stored ${stored} of ${size} events`);
+        const rate = stored / seconds;
+        const goal = TARGETS[store] ?? 0;
+        rows.push(
+          `${store.padEnd(9)} ${size.toLocaleString('en').padStart(10)} sessions  ${seconds.toFixed(1).padStart(7)} s  ${Math.round(rate).toLocaleString('en').padStart(8)} events/s  (target ${goal.toLocaleString('en')}/s at 1,000,000: ${(rate / goal).toFixed(2)}x)`,
+        );
+        console.log(rows.at(-1));
+      } finally {
+        await target.drop();
+      }
+    }
+    await rm(file, { force: true });
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
+if (failures.length > 0) {
+  console.error(`ingest bench FAILED:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
+}

@@ -1,0 +1,117 @@
+/**
+ * `service-lookup ingest FILE...` and `serve --events FILE`: NDJSON files into a store, with a
+ * progress line on a terminal, a summary per file, and rejected lines written to `--rejects FILE`.
+ * The flags are defined here so the two commands read them the same way.
+ */
+import { DEFAULT_MAX_LINE_BYTES, readNdjson } from './ndjson.js';
+import { openRejectsFile } from './rejects.js';
+import type { IngestProgress, LookupStore } from './types.js';
+
+/** `ingest`'s exit status when it finished but rejected lines (they are listed, and in `--rejects`). */
+export const EXIT_REJECTED = 3;
+
+/** The ingest flags, as `node:util` `parseArgs` options. */
+export const INGEST_FLAGS = {
+  rejects: { type: 'string' },
+  'max-line-bytes': { type: 'string' },
+  'max-future-skew': { type: 'string' },
+} as const;
+
+export const INGEST_FLAGS_HELP = `  --rejects FILE        write each rejected line to FILE, as read, with its line number and reason
+  --max-line-bytes N    reject lines longer than N bytes (default ${DEFAULT_MAX_LINE_BYTES})
+  --max-future-skew S   reject timestamps more than S seconds in the future (default 86400)`;
+
+export interface IngestSettings {
+  rejects?: string;
+  maxLineBytes: number;
+  maxFutureSkewSeconds?: number;
+}
+
+const wholeNumber = (flag: string, value: string, min: number): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min)
+    throw new RangeError(`${flag} must be a whole number >= ${min}, got "${value}"`);
+  return n;
+};
+
+/** The settings the flags name; throws a `RangeError` saying which flag is wrong. */
+export function ingestSettings(values: {
+  rejects?: string | undefined;
+  'max-line-bytes'?: string | undefined;
+  'max-future-skew'?: string | undefined;
+}): IngestSettings {
+  const settings: IngestSettings = {
+    maxLineBytes:
+      values['max-line-bytes'] === undefined
+        ? DEFAULT_MAX_LINE_BYTES
+        : wholeNumber('--max-line-bytes', values['max-line-bytes'], 1),
+  };
+  if (values.rejects !== undefined) settings.rejects = values.rejects;
+  if (values['max-future-skew'] !== undefined)
+    settings.maxFutureSkewSeconds = wholeNumber('--max-future-skew', values['max-future-skew'], 0);
+  return settings;
+}
+
+/** Stops reading input once the process is asked to stop, so the current batch still commits. */
+function untilStopped<T>(source: AsyncIterable<T>, stop: AbortSignal): AsyncIterable<T> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const item of source) {
+        if (stop.aborted) return;
+        yield item;
+      }
+    },
+  };
+}
+
+function progressLine(file: string, p: IngestProgress, startedAt: number): string {
+  const seconds = (performance.now() - startedAt) / 1000;
+  const rate = Math.round(p.read / Math.max(seconds, 0.001));
+  return `${file}: ${p.read.toLocaleString('en')} lines, ${rate.toLocaleString('en')}/s, ${p.ingested} new, ${p.unchanged} unchanged, ${p.replaced} replaced, ${p.rejected} rejected`;
+}
+
+/** Ingests the files in order; returns how many lines were rejected in all. */
+export async function ingestFiles(
+  store: LookupStore,
+  files: string[],
+  settings: IngestSettings,
+  stop: AbortSignal,
+): Promise<number> {
+  const tty = process.stderr.isTTY === true;
+  const rejects =
+    settings.rejects === undefined ? undefined : await openRejectsFile(settings.rejects);
+  let rejectedInAll = 0;
+  try {
+    for (const file of files) {
+      const startedAt = performance.now();
+      const result = await store.ingest(
+        untilStopped(readNdjson(file, { maxLineBytes: settings.maxLineBytes }), stop),
+        {
+          ...(tty && {
+            onProgress: (p: IngestProgress) =>
+              process.stderr.write(`\r${progressLine(file, p, startedAt)}\x1b[K`),
+          }),
+          ...(rejects && { onRejected: (r, item) => rejects.write(file, r, item) }),
+          ...(settings.maxFutureSkewSeconds !== undefined && {
+            maxFutureSkewSeconds: settings.maxFutureSkewSeconds,
+          }),
+        },
+      );
+      if (tty) process.stderr.write('\r\x1b[K');
+      const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+      console.log(
+        `${file}: ${result.ingested} ingested, ${result.unchanged} unchanged, ${result.replaced} replaced, ${result.rejected.length} rejected (${seconds} s)`,
+      );
+      for (const r of result.rejected.slice(0, 20)) console.error(`  line ${r.line}: ${r.reason}`);
+      if (result.rejected.length > 20)
+        console.error(`  ... and ${result.rejected.length - 20} more rejected lines`);
+      rejectedInAll += result.rejected.length;
+      if (stop.aborted) break;
+    }
+  } finally {
+    await rejects?.close();
+  }
+  if (rejectedInAll > 0 && settings.rejects !== undefined)
+    console.error(`rejected lines written to ${settings.rejects}`);
+  return rejectedInAll;
+}

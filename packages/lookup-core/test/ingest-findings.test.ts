@@ -1,0 +1,294 @@
+/**
+ * Issue 14 items 1-3, as the issue saw them: through `service-lookup ingest` and `serve --events`,
+ * on the embedded store (--data-dir) and on PostgreSQL (--database-url). Every line ends stored,
+ * unchanged, replaced or rejected with its number and reason; a rejected line costs no other line;
+ * `--rejects FILE` holds each rejected line as it was read; exit status 3 says lines were rejected.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type LookupStore,
+  type ObservedCompany,
+  openEmbeddedStore,
+  openPostgresStore,
+} from '../src/index.js';
+import { cliFromSource, PACKAGE, runCli } from './support/cli.js';
+import { linkedin, session } from './support/events.js';
+import { createTestDatabase, requires } from './support/postgres.js';
+
+const database = await createTestDatabase();
+let dir: string;
+let files = 0;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ingest-findings-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await database.drop();
+});
+
+/** Writes lines (text or raw bytes) as an NDJSON file, each ended by `\n`. */
+async function eventsFile(lines: Array<string | Uint8Array>): Promise<string> {
+  const file = join(dir, `events-${++files}.ndjson`);
+  const parts = lines.flatMap((l) => [
+    typeof l === 'string' ? Buffer.from(l) : l,
+    Buffer.from('\n'),
+  ]);
+  await writeFile(file, Buffer.concat(parts));
+  return file;
+}
+
+interface Rejected {
+  file: string;
+  line: number;
+  reason: string;
+  raw?: string;
+  raw_base64?: string;
+}
+const readRejects = async (file: string): Promise<Rejected[]> =>
+  (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+interface Backend {
+  name: string;
+  missing?: string | undefined;
+  /** Store flags for the command; `fresh` starts an empty store for the embedded one. */
+  flags(): string[];
+  open(): Promise<LookupStore>;
+  /** Runs one SQL statement on the store's database while no command uses it. */
+  sql(statement: string): Promise<void>;
+}
+
+let dataDir = '';
+const backends: Backend[] = [
+  {
+    name: 'embedded store (--data-dir)',
+    flags: () => ['--data-dir', dataDir],
+    open: () => openEmbeddedStore({ dataDir }),
+    async sql(statement) {
+      const db = new PGlite(dataDir);
+      await db.exec(statement);
+      await db.close();
+    },
+  },
+  {
+    name: 'PostgreSQL (--database-url)',
+    missing: database.missing,
+    flags: () => ['--database-url', database.url],
+    open: () => openPostgresStore({ connectionString: database.url }),
+    async sql(statement) {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      await client.query(statement);
+      await client.end();
+    },
+  },
+];
+
+let workspaces = 0;
+const line = (event: Record<string, unknown>, workspace: string) =>
+  JSON.stringify({ ...event, workspace });
+
+async function companies(backend: Backend, workspace: string): Promise<ObservedCompany[]> {
+  const store = await backend.open();
+  try {
+    const all: ObservedCompany[] = [];
+    for await (const o of store.readAggregates({ workspace })) all.push(o);
+    return all;
+  } finally {
+    await store.close();
+  }
+}
+
+for (const backend of backends) {
+  describe(backend.name, requires(backend.missing), () => {
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'ingest-findings-data-'));
+    });
+    afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+    it('rejects impossible and out-of-range timestamps by line, and stores the rest of the batch', async () => {
+      const ws = `ts-${++workspaces}`;
+      const at = (start_time: string, end_time = start_time) =>
+        line(session(`t-${start_time}`, '2025-01-01T00:00:00Z', { start_time, end_time }), ws);
+      const lines = [
+        line(session('ok-1', '2025-03-01T10:00:00Z'), ws),
+        at('9999-12-31T23:59:59-01:00'), // year 10000 once in UTC
+        at('0000-01-01T00:00:00Z'),
+        at('9999-12-31T00:00:00Z'),
+        at('0001-01-01T00:00:00Z'),
+        at('2025-02-31T10:00:00Z'), // no such day
+        at('1969-12-31T23:59:59Z'),
+        at('2025-01-01T24:00:00Z'),
+        at('2025-03-01T10:00:00Z', '2025-03-01T09:59:59Z'), // ends before it starts
+        line(session('ok-2', '2025-03-02T10:00:00Z'), ws),
+      ];
+      const file = await eventsFile(lines);
+      const rejects = join(dir, `rejects-${files}.ndjson`);
+      const run = await runCli(['ingest', file, '--rejects', rejects, ...backend.flags()]);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toMatch(/: 2 ingested, 0 unchanged, 0 replaced, 8 rejected/);
+      expect(run.stderr).toContain('line 2: start_time: too far in the future');
+      expect(run.stderr).toContain('line 3: start_time: before 1970-01-01T00:00:00Z');
+      expect(run.stderr).toContain('line 4: start_time: too far in the future');
+      expect(run.stderr).toContain('line 5: start_time: before 1970-01-01T00:00:00Z');
+      expect(run.stderr).toContain('line 6: start_time: not a calendar date');
+      expect(run.stderr).toContain('line 7: start_time: before 1970-01-01T00:00:00Z');
+      expect(run.stderr).toContain('line 8: start_time: not a valid time of day or offset');
+      expect(run.stderr).toContain('line 9: end_time: end_time is before start_time');
+      const written = await readRejects(rejects);
+      expect(written.map((r) => [r.line, r.raw])).toEqual(
+        [2, 3, 4, 5, 6, 7, 8, 9].map((n) => [n, lines[n - 1]]),
+      );
+      expect(written.every((r) => r.file === file)).toBe(true);
+      const [acme] = await companies(backend, ws);
+      expect(acme?.company).toMatchObject({
+        sessions: 2,
+        firstSeen: '2025-03-01T10:00:00.000Z',
+        lastSeen: '2025-03-02T10:05:00.000Z',
+      });
+    }, 60_000);
+
+    it('serve --events starts with such a file and serves the valid lines', async () => {
+      const ws = 'default';
+      const file = await eventsFile([
+        line(
+          session('far', '2025-01-01T00:00:00Z', { start_time: '9999-12-31T23:59:59-01:00' }),
+          ws,
+        ),
+        line(session('served', '2025-03-01T10:00:00Z', { company: { domain: 'served.io' } }), ws),
+      ]);
+      const key = 'sk_live_findings_0123456789abcdefghij';
+      const child = spawn(
+        process.execPath,
+        [
+          ...cliFromSource(),
+          'serve',
+          '--port',
+          '0',
+          '--events',
+          file,
+          '--key',
+          key,
+          ...backend.flags(),
+        ],
+        {
+          cwd: PACKAGE,
+          env: { ...process.env, SERVICE_SECRET_KEYS: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stderr?.on('data', (d) => (stderr += d));
+      const origin = await new Promise<string>((resolve, reject) => {
+        child.stdout?.on('data', (d) => {
+          stdout += d;
+          const m = stdout.match(/listening on (http:\/\/[^\s]+)/);
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.on('close', () => reject(new Error(`serve exited: ${stderr}`)));
+      });
+      try {
+        expect(stdout).toMatch(/: 1 ingested, 0 unchanged, 0 replaced, 1 rejected/);
+        expect(stderr).toContain('line 1: start_time: too far in the future');
+        const response = await fetch(`${origin}/api/service/lookup`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ domain: 'served.io' }),
+        });
+        expect(response.status).toBe(200);
+      } finally {
+        const closed = new Promise((resolve) => child.on('close', resolve));
+        child.kill('SIGTERM');
+        await closed;
+      }
+    }, 60_000);
+
+    it('splits lines at \\n only, refuses invalid UTF-8 and over-long lines, keeps every valid line', async () => {
+      const ws = `lines-${++workspaces}`;
+      const valid = (id: string, fields = {}) =>
+        line(
+          session(id, '2025-03-01T10:00:00Z', { company: { domain: `${id}.io` }, ...fields }),
+          ws,
+        );
+      const invalidUtf8 = Buffer.concat([
+        Buffer.from(valid('bad', { company: { domain: 'bad.io', name: 'Bad ' } }).slice(0, -60)),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from(valid('bad', { company: { domain: 'bad.io', name: 'Bad ' } }).slice(-60)),
+      ]);
+      const long = valid('long', { referrer: 'x'.repeat(1024 * 1024) });
+      const lines = [
+        valid('one', { referrer: 'https://a.example/\u2028x' }),
+        valid('two', { company: { domain: 'two.io', name: 'Line\u2029Sep' } }),
+        `${valid('three')}\r`,
+        valid('four', { city: 'CR\rinside' }).replace('CR\\rinside', 'CR\\rinside'),
+        invalidUtf8,
+        long,
+      ];
+      const file = await eventsFile(lines);
+      const rejects = join(dir, `rejects-${files}.ndjson`);
+      const run = await runCli(['ingest', file, '--rejects', rejects, ...backend.flags()]);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toMatch(/: 4 ingested, 0 unchanged, 0 replaced, 2 rejected/);
+      expect(run.stderr).toContain('line 5: not valid UTF-8');
+      expect(run.stderr).toContain('line 6: line longer than 1048576 bytes');
+      const written = await readRejects(rejects);
+      expect(written.map((r) => r.line)).toEqual([5, 6]);
+      expect(Buffer.from(written[0]?.raw_base64 ?? '', 'base64')).toEqual(invalidUtf8);
+      expect(Buffer.from(written[1]?.raw_base64 ?? '', 'base64').toString()).toBe(long);
+      const stored = await companies(backend, ws);
+      expect(stored.map((o) => o.company.domain)).toEqual([
+        'four.io',
+        'one.io',
+        'three.io',
+        'two.io',
+      ]);
+      expect(stored.find((o) => o.company.domain === 'two.io')?.company.name).toBe('Line\u2029Sep');
+    }, 60_000);
+
+    it('refuses counters above 2^31-1, and the one line whose sum would pass 2^53-1', async () => {
+      const ws = `sums-${++workspaces}`;
+      const engagement = (id: string, impressions: number) =>
+        line(
+          linkedin(id, '2025-03-01T10:00:00Z', { impressions, clicks: 0, likes: 0, comments: 0 }),
+          ws,
+        );
+      const huge = Array.from({ length: 1100 }, (_, i) => engagement(`max-${i}`, 2 ** 53 - 1));
+      const overflow = await runCli(['ingest', await eventsFile(huge), ...backend.flags()]);
+      expect(overflow.code).toBe(3);
+      expect(overflow.stdout).toMatch(/: 0 ingested, 0 unchanged, 0 replaced, 1100 rejected/);
+      expect(overflow.stderr).toContain(
+        'line 1: impressions: Too big: expected number to be <=2147483647',
+      );
+
+      expect(
+        (await runCli(['ingest', await eventsFile([engagement('seed', 1)]), ...backend.flags()]))
+          .code,
+      ).toBe(0);
+      // Reaching 2^53 takes 4 million maximal events; the test starts next to it instead.
+      await backend.sql(
+        `UPDATE companies SET impressions = 9007199254740991 - 100 WHERE workspace = '${ws}'`,
+      );
+      const edge = await runCli([
+        'ingest',
+        await eventsFile([engagement('a', 60), engagement('b', 60), engagement('c', 40)]),
+        ...backend.flags(),
+      ]);
+      expect(edge.code).toBe(3);
+      expect(edge.stdout).toMatch(/: 2 ingested, 0 unchanged, 0 replaced, 1 rejected/);
+      expect(edge.stderr).toContain(
+        "line 2: adding it would take a company's sums past 2^53-1 (9007199254740991)",
+      );
+      const [acme] = await companies(backend, ws);
+      expect(acme?.company.linkedin.impressions).toBe(9007199254740991);
+    }, 120_000);
+  });
+}
