@@ -4,8 +4,7 @@
  * `stats.calls` and fails with a `SalesforceError`. Jobs are polled with exponential backoff.
  * Only insert and update ingest jobs can be made: there is no delete or hardDelete job.
  */
-import { IngestJobV2, QueryJobV2 } from '@jsforce/jsforce-node/lib/api/bulk2.js';
-import { HttpApi } from '@jsforce/jsforce-node/lib/http-api.js';
+import type { IngestJobV2 } from '@jsforce/jsforce-node/lib/api/bulk2.js';
 import type { CrmObject } from '../index.js';
 import type { SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
@@ -48,7 +47,20 @@ const jsforceOf = (connection: SalesforceConnection) =>
 // Polling is ours (with backoff), so jsforce's own polling options are never used.
 const pollingOptions = { pollInterval: 1000, pollTimeout: 0 };
 
-function ingestJob(connection: SalesforceConnection, id: string) {
+/** jsforce's Bulk API 2.0 and HTTP modules, loaded on first use: commands start without them. */
+const loadJsforceBulk = () =>
+  Promise.all([
+    import('@jsforce/jsforce-node/lib/api/bulk2.js'),
+    import('@jsforce/jsforce-node/lib/http-api.js'),
+  ] as const);
+let modules: ReturnType<typeof loadJsforceBulk> | undefined;
+const jsforceBulk = () => {
+  modules ??= loadJsforceBulk();
+  return modules;
+};
+
+async function ingestJob(connection: SalesforceConnection, id: string) {
+  const [{ IngestJobV2 }] = await jsforceBulk();
   return new IngestJobV2(jsforceOf(connection), { id, pollingOptions });
 }
 
@@ -64,6 +76,7 @@ export async function openIngestJob(
       `A Bulk API ${String(operation)} job is not made: the service only inserts and updates records`,
     );
   }
+  const [{ IngestJobV2 }] = await jsforceBulk();
   const job = new IngestJobV2(jsforceOf(connection), {
     bodyParams: { object, operation, contentType: 'CSV', lineEnding: 'LF' },
     pollingOptions,
@@ -78,16 +91,15 @@ export async function uploadAndClose(
   id: string,
   csv: string,
 ): Promise<void> {
-  const job = ingestJob(connection, id);
+  const job = await ingestJob(connection, id);
   await connection.call(`PUT /jobs/ingest/${id}/batches`, 'bulk:upload', () => job.uploadData(csv));
   await connection.call(`PATCH /jobs/ingest/${id}`, 'bulk:close', () => job.close());
 }
 
 /** Aborts a job that has not finished (an Open job of an interrupted run: nothing processed). */
 export async function abortIngestJob(connection: SalesforceConnection, id: string): Promise<void> {
-  await connection.call(`PATCH /jobs/ingest/${id}`, 'bulk:abort', () =>
-    ingestJob(connection, id).abort(),
-  );
+  const job = await ingestJob(connection, id);
+  await connection.call(`PATCH /jobs/ingest/${id}`, 'bulk:abort', () => job.abort());
 }
 
 /** The job's info now (one call). */
@@ -96,10 +108,12 @@ export async function checkJob(
   kind: 'ingest' | 'query',
   id: string,
 ): Promise<JobInfo> {
-  const check = (): PromiseLike<unknown> =>
+  const [{ QueryJobV2 }] = await jsforceBulk();
+  const job =
     kind === 'ingest'
-      ? ingestJob(connection, id).check()
-      : new QueryJobV2(jsforceOf(connection), { id, pollingOptions }).check();
+      ? await ingestJob(connection, id)
+      : new QueryJobV2(jsforceOf(connection), { id, pollingOptions });
+  const check = (): PromiseLike<unknown> => job.check();
   return (await connection.call(`GET /jobs/${kind}/${id}`, 'bulk:poll', check)) as JobInfo;
 }
 
@@ -145,7 +159,7 @@ export async function ingestResults(
   id: string,
   kind: ResultKind,
 ): Promise<Record<string, string>[]> {
-  const job = ingestJob(connection, id);
+  const job = await ingestJob(connection, id);
   const fetch = {
     successfulResults: () => job.getSuccessfulResults(),
     failedResults: () => job.getFailedResults(),
@@ -161,6 +175,7 @@ export async function openQueryJob(
   soql: string,
   operation: 'query' | 'queryAll' = 'query',
 ): Promise<string> {
+  const [{ QueryJobV2 }] = await jsforceBulk();
   const job = new QueryJobV2(jsforceOf(connection), {
     bodyParams: { query: soql, operation, lineEnding: 'LF' },
     pollingOptions,
@@ -184,6 +199,7 @@ export async function queryResultsPage(
   if (options.locator) params.set('locator', options.locator);
   const path = `/services/data/v${connection.apiVersion}/jobs/query/${id}/results`;
   let locator: string | undefined;
+  const [, { HttpApi }] = await jsforceBulk();
   const http = new HttpApi(jsforceOf(connection), { responseType: 'text/csv' });
   http.on('response', (response: { headers: Record<string, string | undefined> }) => {
     locator = response.headers['sforce-locator'];
