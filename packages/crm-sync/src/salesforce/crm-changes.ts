@@ -30,7 +30,6 @@ import {
   type ReadOptions,
   readAccountsWithStage,
   readRecords,
-  STAGE_SUBQUERY,
   selectedColumns,
   withOpportunities,
 } from './reads.js';
@@ -181,9 +180,9 @@ export async function readCrmChanges(
 
   // Changes committed while the read runs have later stamps, or fall in the next overlap.
   const readStart = new Date(now()).toISOString();
-  const accounts = states.Account
-    ? await read('Account', { children: [STAGE_SUBQUERY] })
-    : await readAllAccounts();
+  // Continuing, the Accounts' stage facts come from the changed Opportunities (a changed,
+  // moved or deleted Opportunity has a new SystemModstamp), not from a subquery.
+  const accounts = states.Account ? await read('Account') : await readAllAccounts();
   const contacts = await read('Contact');
   const leads = await read('Lead');
   // Changed Opportunities only when continuing: a full read has them all from the subquery.
@@ -194,11 +193,8 @@ export async function readCrmChanges(
     accounts.state ? (previous?.accounts ?? []) : [],
     staged.accounts as unknown as Row[],
   );
-  // The Opportunities of re-read Accounts come from their subquery; changed ones go on top.
-  const reread = new Set(accounts.rows.map((a) => a.Id));
-  const kept = (states.Opportunity ? (previous?.opportunities ?? []) : []).filter(
-    (o) => !reread.has(o.AccountId ?? ''),
-  );
+  // The Opportunities read in full with their Accounts, or the kept ones with changes on top.
+  const kept = states.Opportunity ? (previous?.opportunities ?? []) : [];
   const mergedOpportunities = merge<CrmOpportunity & { Id: string }>(
     [...kept, ...staged.opportunities].filter(
       (o): o is CrmOpportunity & { Id: string } => typeof o.Id === 'string',

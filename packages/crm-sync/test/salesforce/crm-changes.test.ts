@@ -127,6 +127,10 @@ describe('readCrmChanges', () => {
     // More than a page (100 here): the rest comes from a job.
     for (const c of contacts.slice(0, 120)) org.change('Contact', c, { Title: 'Changed' });
     org.recycle('Contact', contacts[120]?.Id ?? '');
+    // Accounts too: read without the stage subquery (a job cannot run one); their
+    // Opportunities' facts stay, and change only with the Opportunities themselves.
+    const accounts = [...org.table('Account').values()].filter((a) => a.IsDeleted !== true);
+    for (const a of accounts.slice(0, 120)) org.change('Account', a, { Type: 'Prospect' });
     const from = emulator.requests.length;
     const changed = await readCrmChanges(connection, {
       previous: snapshot,
@@ -136,9 +140,14 @@ describe('readCrmChanges', () => {
       .slice(from)
       .filter((r) => r.method === 'POST' && r.path.endsWith('/jobs/query'))
       .map((r) => JSON.parse(r.body) as { operation: string; query: string });
-    expect(jobs.map((j) => [j.operation, /FROM Contact/.test(j.query)])).toEqual([
-      ['queryAll', true],
+    expect(jobs.map((j) => [j.operation, /FROM (\w+)/.exec(j.query)?.[1]])).toEqual([
+      ['queryAll', 'Account'],
+      ['queryAll', 'Contact'],
     ]);
+    // The 120, and what the overlap takes again (the Account an earlier test recycled).
+    expect(changed.reads.Account.mode).toBe('changes');
+    expect(changed.reads.Account.records).toBeGreaterThanOrEqual(120);
+    expect(changed.snapshot.opportunities).toEqual(snapshot.opportunities);
     expect(changed.reads.Contact).toEqual({ mode: 'changes', records: 121, deleted: 1 });
     const titles = changed.snapshot.contacts.filter((c) => c.Title === 'Changed');
     expect(titles).toHaveLength(120);
