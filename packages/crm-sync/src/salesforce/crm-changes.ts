@@ -101,6 +101,7 @@ interface ObjectResult {
   readonly columns: string[];
   /** The state continued from; undefined for a full read. */
   readonly state: SnapshotObjectState | undefined;
+  readonly types?: Readonly<Record<string, string>> | undefined;
   /** Accounts read in full: the records and their Opportunity facts. */
   readonly staged?: { accounts: CrmAccount[]; opportunities: CrmOpportunity[] };
 }
@@ -148,6 +149,7 @@ export async function readCrmChanges(
     return {
       rows: read.accounts as unknown as Row[],
       dropped: read.dropped,
+      types: read.types,
       state: undefined,
       columns: columnsOf('Account', base),
       staged: read,
@@ -168,14 +170,15 @@ export async function readCrmChanges(
           ],
           includeDeleted: true,
           knownDropped: state.dropped,
+          knownTypes: state.types,
         }
       : {};
-    const { records, dropped } = await readRecords<Row>(connection, object, {
+    const { records, dropped, types } = await readRecords<Row>(connection, object, {
       ...base,
       ...extra,
       ...changes,
     });
-    return { rows: records, dropped, state, columns: columnsOf(object, base) };
+    return { rows: records, dropped, types, state, columns: columnsOf(object, base) };
   };
 
   // Changes committed while the read runs have later stamps, or fall in the next overlap.
@@ -216,11 +219,15 @@ export async function readCrmChanges(
   );
   const mergedLeads = merge<CrmLead>(leads.state ? (previous?.leads ?? []) : [], leads.rows);
 
-  const stateOf = (result: ObjectResult): SnapshotObjectState => ({
-    columns: result.columns,
-    dropped: result.state ? result.state.dropped : result.dropped,
-    watermark: readStart,
-  });
+  const stateOf = (result: ObjectResult): SnapshotObjectState => {
+    const types = result.types ?? result.state?.types;
+    return {
+      columns: result.columns,
+      dropped: result.state ? result.state.dropped : result.dropped,
+      ...(types ? { types } : {}),
+      watermark: readStart,
+    };
+  };
   const snapshot: CrmSnapshotFile = {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,

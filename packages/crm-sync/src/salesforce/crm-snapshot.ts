@@ -26,9 +26,11 @@ export interface SnapshotObjectState {
   readonly columns: readonly string[];
   /** Columns the connecting user could not read: left out of later reads without asking. */
   readonly dropped: readonly string[];
+  /** The describe types of its fields, for a Bulk API job's CSV without asking describe again. */
+  readonly types?: Readonly<Record<string, string>>;
   /**
-   * The latest `SystemModstamp` among the records read (ISO 8601); the next read asks for
-   * records modified after it, less the overlap.
+   * When the object was last read (ISO 8601, this machine's clock at the start of the read):
+   * the next read asks for records whose `SystemModstamp` is after it, less the overlap.
    */
   readonly watermark: string;
 }

@@ -165,6 +165,8 @@ export interface ReadResult<T> {
   readonly records: T[];
   /** Columns left out because the user cannot read them, in the order they were found. */
   readonly dropped: string[];
+  /** The describe types of the object's fields, when describe was asked (kept by a snapshot). */
+  readonly types?: Readonly<Record<string, string>>;
 }
 
 export interface ReadOptions extends Omit<QueryOptions, 'maxLength'> {
@@ -176,6 +178,8 @@ export interface ReadOptions extends Omit<QueryOptions, 'maxLength'> {
    * describe first (a read large enough for a job asks it then, to type the job's CSV).
    */
   readonly knownDropped?: readonly string[];
+  /** The describe types of the fields (from an earlier read): a job then needs no describe. */
+  readonly knownTypes?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -188,7 +192,7 @@ export async function readRecords<T = Record<string, unknown>>(
   object: QueryObject,
   options: ReadOptions = {},
 ): Promise<ReadResult<T>> {
-  const { knownDropped, includeDeleted, bulk: bulkOptions, ...query } = options;
+  const { knownDropped, knownTypes, includeDeleted, bulk: bulkOptions, ...query } = options;
   const described = knownDropped ? undefined : await describeFields(connection, object);
   const dropped = knownDropped ? [...knownDropped] : hiddenColumns(object, query, described ?? []);
   const bulk = bulkOptions && { ...bulkOptions, fields: described ?? [] };
@@ -202,12 +206,16 @@ export async function readRecords<T = Record<string, unknown>>(
         const page = await queryAll<T>(connection, soql, {
           includeDeleted: includeDeleted === true,
           bulk,
-          describe: () => describeFields(connection, object),
+          describe: async () =>
+            knownTypes
+              ? Object.entries(knownTypes).map(([name, type]) => ({ name, type, label: name }))
+              : describeFields(connection, object),
         });
         await followChildren(connection, page as Record<string, unknown>[], relationships);
         records.push(...page);
       }
-      return { records, dropped };
+      const types = described && Object.fromEntries(described.map((f) => [f.name, f.type]));
+      return { records, dropped, ...(types ? { types } : {}) };
     } catch (error) {
       if (!(error instanceof SalesforceError) || error.errorCode !== 'INVALID_FIELD') throw error;
       const column = queries
@@ -352,13 +360,18 @@ export function crmReadOptions(object: QueryObject, options: CrmReadOptions): Re
 export async function readAccountsWithStage(
   connection: SalesforceConnection,
   options: ReadOptions,
-): Promise<{ accounts: CrmAccount[]; opportunities: CrmOpportunity[]; dropped: string[] }> {
+): Promise<{
+  accounts: CrmAccount[];
+  opportunities: CrmOpportunity[];
+  dropped: string[];
+  types?: Readonly<Record<string, string>>;
+}> {
   try {
-    const { records, dropped } = await readRecords<Record<string, unknown>>(connection, 'Account', {
+    const { records, ...read } = await readRecords<Record<string, unknown>>(connection, 'Account', {
       ...options,
       children: [STAGE_SUBQUERY],
     });
-    return { ...withOpportunities(records), dropped };
+    return { ...withOpportunities(records), ...read };
   } catch (error) {
     if (!(error instanceof TooManyForSubquery)) throw error;
   }
@@ -375,5 +388,6 @@ export async function readAccountsWithStage(
         ({ Id, AccountId, IsClosed, IsWon, SystemModstamp }) as unknown as CrmOpportunity,
     ),
     dropped: accounts.dropped,
+    ...(accounts.types ? { types: accounts.types } : {}),
   };
 }

@@ -148,6 +148,8 @@ describe('readCrmChanges', () => {
     expect(changed.reads.Account.mode).toBe('changes');
     expect(changed.reads.Account.records).toBeGreaterThanOrEqual(120);
     expect(changed.snapshot.opportunities).toEqual(snapshot.opportunities);
+    // The jobs' CSV is typed by the describe types the first read kept: no describe call now.
+    expect(emulator.requests.slice(from).filter((r) => r.path.endsWith('/describe'))).toEqual([]);
     expect(changed.reads.Contact).toEqual({ mode: 'changes', records: 121, deleted: 1 });
     const titles = changed.snapshot.contacts.filter((c) => c.Title === 'Changed');
     expect(titles).toHaveLength(120);
