@@ -16,8 +16,11 @@ try {
     const manifest = JSON.parse(readFileSync(join(packagesDir, dir, 'package.json'), 'utf8'));
     const out = run('pnpm', ['pack', '--pack-destination', work, '--json'], join(packagesDir, dir));
     const { filename } = JSON.parse(out);
-    // Optional peers (msw for lookup-client's ./testing) are installed as an app using them would.
-    const peers = Object.entries(manifest.peerDependencies ?? {}).map(([n, r]) => `${n}@${r}`);
+    // Optional peers (msw for lookup-client's ./testing) are installed as an app using them would;
+    // a workspace peer (crm-sync's @service/lookup-core) is installed from its own tarball.
+    const peers = Object.entries(manifest.peerDependencies ?? {})
+      .filter(([, range]) => !range.startsWith('workspace:'))
+      .map(([n, r]) => `${n}@${r}`);
     return {
       name: manifest.name,
       exports: Object.keys(manifest.exports),

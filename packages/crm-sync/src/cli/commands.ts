@@ -1,7 +1,5 @@
 /** The commands that work on a connected org: fields plan|apply|export, stage, sync. */
 import { createReadStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
   type CrmAccount,
@@ -19,6 +17,8 @@ import { planFieldSetup, setUpFields } from '../salesforce/fields.js';
 import { fileJournal } from '../salesforce/journal.js';
 import { readCrm, readRecords } from '../salesforce/reads.js';
 import type { SyncConfig } from './config.js';
+import { writeDxProject } from './dx-project.js';
+import { importLookupCore } from './lookup-core.js';
 import { bar, CliError, EXIT, type ExitCode, type Io } from './output.js';
 
 export async function fieldsPlan(
@@ -94,17 +94,14 @@ export async function fieldsApply(
   return result.ok ? EXIT.ok : EXIT.partial;
 }
 
-/** Writes the source-format files (fields, package.xml, permission set) under `dir`. */
-export async function fieldsExport(dir: string, io: Io): Promise<ExitCode> {
-  const files = toSourceFormat(customFields);
-  for (const file of files) {
-    const path = join(dir, file.path);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, file.contents);
-  }
-  io.out(
-    `Wrote ${files.length} files under ${dir}: deploy them with your own tooling (e.g. \`sf project deploy start --manifest ${join(dir, 'package.xml')}\`).`,
-  );
+/** Writes the fields as a Salesforce DX project under `dir` and says how to deploy it. */
+export async function fieldsExport(dir: string, io: Io, json: boolean): Promise<ExitCode> {
+  const project = await writeDxProject(dir, toSourceFormat(customFields));
+  if (json) io.out(JSON.stringify({ dir, ...project }));
+  else
+    io.out(
+      `Wrote a Salesforce DX project of ${project.files.length} files to ${dir}${project.projectFileWritten ? '' : ' (its sfdx-project.json kept as it was)'}. Deploy it with the Salesforce CLI:\n  ${project.deployCommand}`,
+    );
   return EXIT.ok;
 }
 
@@ -165,8 +162,7 @@ async function* lines(path: string): AsyncIterable<string> {
 }
 
 async function observe(path: string, workspace: string, io: Io): Promise<ObservedCompany[]> {
-  // Loaded here only: the store (PGlite) is needed by `sync` alone.
-  const { openEmbeddedStore } = await import('@service/lookup-core');
+  const { openEmbeddedStore } = await importLookupCore();
   const store = await openEmbeddedStore();
   try {
     const ingested = await store.ingest(lines(path), {

@@ -1,8 +1,8 @@
 /**
- * Where the connection comes from: flags, then the Salesforce CLI's environment names, then the
- * token file `login` wrote (readable by the user only). A refreshed access token is written
- * back, so the stored refresh token is reused run after run instead of reconnecting (Salesforce
- * keeps only a few refresh tokens per user and app).
+ * Where the connection comes from: a session given on this run (flags, standard input, the
+ * Salesforce CLI's environment names), or else the token file `login` wrote (readable by the user
+ * only). A renewed session read from the file is written back, so the stored refresh token is
+ * reused run after run instead of reconnecting (Salesforce keeps only a few per user and app).
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { connect, type SalesforceConnection } from '../salesforce/connection.js';
 import { writePrivateFile } from '../salesforce/private-file.js';
 import { CliError, EXIT } from './output.js';
+import type { Secrets } from './secrets.js';
 
 const StoredTokens = z.object({
   instanceUrl: z.url(),
@@ -64,53 +65,75 @@ async function loadTokens(path: string): Promise<StoredTokens | undefined> {
 
 export interface ConnectionFlags {
   readonly 'instance-url'?: string | undefined;
-  readonly 'access-token'?: string | undefined;
-  readonly 'refresh-token'?: string | undefined;
   readonly 'client-id'?: string | undefined;
-  readonly 'client-secret'?: string | undefined;
   readonly 'login-url'?: string | undefined;
   readonly 'api-version'?: string | undefined;
   readonly 'token-file'?: string | undefined;
 }
 
-/** A connection from flags, the environment or the token file, in that order. */
+/**
+ * A connection from a session given on this run (flags, standard input, the environment) or else
+ * from the token file, never a mix: a token is not paired with the file's instance or refresh
+ * token, and only a session read from the token file is written back to it when renewed.
+ */
 export async function resolveConnection(
   flags: ConnectionFlags,
+  secrets: Secrets,
   env: NodeJS.ProcessEnv,
 ): Promise<SalesforceConnection> {
   const tokenFile = flags['token-file'] ?? defaultTokenFile(env);
-  const explicit = {
-    instanceUrl: flags['instance-url'] ?? env.SF_INSTANCE_URL,
-    accessToken: flags['access-token'] ?? env.SF_ACCESS_TOKEN,
-    refreshToken: flags['refresh-token'] ?? env.SF_REFRESH_TOKEN,
+  const apiVersion = flags['api-version'];
+  const app = {
     clientId: flags['client-id'] ?? env.SF_CLIENT_ID,
-    clientSecret: flags['client-secret'] ?? env.SF_CLIENT_SECRET,
+    clientSecret: secrets['client-secret'],
     loginUrl: flags['login-url'] ?? env.SF_LOGIN_URL,
   };
-  const stored =
-    explicit.instanceUrl && explicit.accessToken ? undefined : await loadTokens(tokenFile);
-  const instanceUrl = explicit.instanceUrl ?? stored?.instanceUrl;
-  const accessToken = explicit.accessToken ?? stored?.accessToken;
-  if (!instanceUrl || !accessToken) {
+  const given = {
+    instanceUrl: flags['instance-url'] ?? env.SF_INSTANCE_URL,
+    accessToken: secrets['access-token'],
+    refreshToken: secrets['refresh-token'],
+  };
+  if (given.instanceUrl || given.accessToken || given.refreshToken) {
+    const missing = [
+      given.instanceUrl ? [] : ['the instance URL (SF_INSTANCE_URL or --instance-url URL)'],
+      given.accessToken ? [] : ['the access token (SF_ACCESS_TOKEN or --access-token -)'],
+    ].flat();
+    if (flags['token-file'] !== undefined) {
+      throw new CliError(
+        EXIT.usage,
+        `A session is given in the environment or by flags, and --token-file ${tokenFile} too: use one (unset SF_INSTANCE_URL, SF_ACCESS_TOKEN and SF_REFRESH_TOKEN, or leave out --token-file)`,
+      );
+    }
+    if (!given.instanceUrl || !given.accessToken) {
+      throw new CliError(
+        EXIT.usage,
+        `A session given in the environment or by flags needs ${missing.join(' and ')} as well: its parts are never taken from the token file ${tokenFile}. Give both, or neither to use the token file.`,
+      );
+    }
+    return connect({
+      ...app,
+      ...given,
+      instanceUrl: given.instanceUrl,
+      accessToken: given.accessToken,
+      apiVersion,
+    });
+  }
+  const stored = await loadTokens(tokenFile);
+  if (!stored) {
     throw new CliError(
       EXIT.auth,
-      'Not connected: run `service-crm login`, or pass --instance-url and --access-token (or set SF_INSTANCE_URL and SF_ACCESS_TOKEN)',
+      'Not connected: run `service-crm login`, or set SF_INSTANCE_URL and SF_ACCESS_TOKEN',
     );
   }
-  const fromFile = stored !== undefined;
   return connect({
-    instanceUrl,
-    accessToken,
-    refreshToken: explicit.refreshToken ?? stored?.refreshToken,
-    clientId: explicit.clientId ?? stored?.clientId,
-    clientSecret: explicit.clientSecret ?? stored?.clientSecret,
-    loginUrl: explicit.loginUrl ?? stored?.loginUrl,
-    apiVersion: flags['api-version'],
-    ...(fromFile
-      ? {
-          onRefresh: (session: { accessToken: string; instanceUrl: string }) =>
-            saveTokens(tokenFile, { ...stored, ...session }),
-        }
-      : {}),
+    instanceUrl: stored.instanceUrl,
+    accessToken: stored.accessToken,
+    refreshToken: stored.refreshToken,
+    // The refresh token belongs to the app that issued it: the file's app, its secret if stored.
+    clientId: stored.clientId ?? app.clientId,
+    clientSecret: stored.clientSecret ?? app.clientSecret,
+    loginUrl: stored.loginUrl ?? app.loginUrl,
+    apiVersion,
+    onRefresh: (session) => saveTokens(tokenFile, { ...stored, ...session }),
   });
 }

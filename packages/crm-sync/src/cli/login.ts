@@ -20,6 +20,8 @@ export interface LoginOptions {
   readonly tokenFile: string;
   /** Give up waiting for the browser after this many ms (default 5 minutes). */
   readonly timeoutMs?: number;
+  /** Report the login as a JSON object on stdout. */
+  readonly json?: boolean;
 }
 
 export async function login(options: LoginOptions, io: Io): Promise<void> {
@@ -102,7 +104,14 @@ export async function login(options: LoginOptions, io: Io): Promise<void> {
       userId: identity.userId,
     });
     io.out(
-      `Connected to org ${identity.organizationId} as ${identity.username ?? identity.userId}; tokens saved to ${options.tokenFile} (readable by you only)`,
+      options.json
+        ? JSON.stringify({
+            organizationId: identity.organizationId,
+            userId: identity.userId,
+            username: identity.username,
+            tokenFile: options.tokenFile,
+          })
+        : `Connected to org ${identity.organizationId} as ${identity.username ?? identity.userId}; tokens saved to ${options.tokenFile} (readable by you only)`,
     );
   } finally {
     clearTimeout(timer);

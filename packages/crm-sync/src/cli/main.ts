@@ -1,38 +1,15 @@
 /** `service-crm`: argument parsing, dispatch, and errors as one line with an exit code. */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SalesforceError, SalesforcePermissionError } from '../salesforce/errors.js';
+import packageJson from '../../package.json' with { type: 'json' };
 import { fieldsApply, fieldsExport, fieldsPlan, stage, sync } from './commands.js';
 import { loadConfig } from './config.js';
 import { defaultTokenFile, resolveConnection } from './credentials.js';
+import { commandHelp, USAGE } from './help.js';
+import { reportError } from './json-errors.js';
 import { login } from './login.js';
 import { CliError, EXIT, type ExitCode, type Io } from './output.js';
-
-const USAGE = `Usage: service-crm <command> [options]
-
-Commands:
-  login                       Connect an org (OAuth in your browser); tokens are saved for later runs
-  fields plan                 Show which Service fields and permissions field setup would change
-  fields apply                Create or update the Service fields and grant them on your profile
-  fields export [--out DIR]   Write the fields as source format (package.xml, permission set)
-  stage [--account ID]        Pipeline Stage of every Account (or one)
-  sync --events FILE.ndjson   Plan and apply a sync of observed activity [--dry-run]
-
-Connection (default: the token file written by login):
-  --instance-url URL  --access-token TOKEN   or SF_INSTANCE_URL, SF_ACCESS_TOKEN
-  --refresh-token T  --client-id ID  --client-secret S  --login-url production|sandbox|HOST
-                                              or SF_REFRESH_TOKEN, SF_CLIENT_ID, SF_CLIENT_SECRET, SF_LOGIN_URL
-  --api-version 59.0   --token-file PATH (default ~/.config/service-crm/tokens.json)
-
-Options:
-  --config FILE    plan settings: export settings, motions, mappings (JSON)
-  --journal FILE   where sync remembers finished steps to resume (default next to the token file)
-  --port N         login: loopback port of the redirect (default 1717)
-  --json           machine-readable output
-  -h, --help
-
-Exit codes: 0 ok, 2 usage, 3 auth (log in again), 4 partial failure, 5 stopped at the API limit
-(run again later to resume), 6 missing permissions, 1 unexpected.`;
+import { readSecrets, refuseSecretsOnArgv } from './secrets.js';
 
 const OPTIONS = {
   'instance-url': { type: 'string' },
@@ -52,6 +29,7 @@ const OPTIONS = {
   port: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 function parse(argv: readonly string[]) {
@@ -65,21 +43,27 @@ function parse(argv: readonly string[]) {
 async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const { values, positionals } = parse(argv);
   const [command, sub, ...extra] = positionals;
-  if (values.help || command === undefined || command === 'help') {
-    io.out(USAGE);
+  const json = values.json === true;
+  refuseSecretsOnArgv(values);
+  if (values.version) {
+    io.out(json ? JSON.stringify({ version: packageJson.version }) : packageJson.version);
     return EXIT.ok;
   }
-  const json = values.json === true;
+  if (values.help || command === undefined || command === 'help') {
+    io.out(help(command === 'help' ? positionals.slice(1) : positionals));
+    return EXIT.ok;
+  }
+  const secrets = () => readSecrets(values, env, io.stdin);
   const tokenFile = values['token-file'] ?? defaultTokenFile(env);
   const unexpected = (list: readonly (string | undefined)[]) => {
     const rest = list.filter((x) => x !== undefined);
     if (rest.length > 0)
       throw new CliError(
         EXIT.usage,
-        `Unexpected argument: ${rest.join(' ')}. See \`service-crm --help\`.`,
+        `Unexpected argument: ${rest.join(' ')}. See \`service-crm ${command} --help\`.`,
       );
   };
-  const connection = () => resolveConnection(values, env);
+  const connection = async () => resolveConnection(values, await secrets(), env);
   switch (command) {
     case 'login': {
       unexpected([sub, ...extra]);
@@ -95,10 +79,11 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
       await login(
         {
           clientId,
-          clientSecret: values['client-secret'] ?? env.SF_CLIENT_SECRET,
+          clientSecret: (await secrets())['client-secret'],
           loginUrl: values['login-url'] ?? env.SF_LOGIN_URL,
           port,
           tokenFile,
+          json,
         },
         io,
       );
@@ -108,10 +93,10 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
       unexpected(extra);
       if (sub === 'plan') return fieldsPlan(await connection(), io, json);
       if (sub === 'apply') return fieldsApply(await connection(), io, json);
-      if (sub === 'export') return fieldsExport(values.out ?? 'service-fields', io);
+      if (sub === 'export') return fieldsExport(values.out ?? 'service-fields', io, json);
       throw new CliError(
         EXIT.usage,
-        `fields needs one of plan, apply, export${sub ? ` (got ${sub})` : ''}`,
+        `fields needs one of plan, apply, export${sub ? ` (got ${sub})` : ''}. See \`service-crm fields --help\`.`,
       );
     }
     case 'stage':
@@ -134,7 +119,20 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
   }
 }
 
-/** Runs the command; prints one line for an error; returns the exit code. */
+/** The help for `words` (`fields plan`): the command's own, or the overview. */
+function help(words: readonly string[]): string {
+  const [command, sub] = words;
+  if (command === undefined) return USAGE;
+  const text = commandHelp(`${command} ${sub}`) ?? commandHelp(command);
+  if (text === undefined)
+    throw new CliError(EXIT.usage, `Unknown command ${command}. See \`service-crm --help\`.`);
+  return text;
+}
+
+/**
+ * Runs the command; reports an error as one line (or a JSON object with `--json`); returns the
+ * exit code.
+ */
 export async function main(
   argv: readonly string[],
   io: Io,
@@ -143,36 +141,7 @@ export async function main(
   try {
     return await run(argv, io, env);
   } catch (error) {
-    const [code, message] = describe(error);
-    io.err(`service-crm: ${message}`);
-    return code;
+    // Also when the arguments did not parse: --json anywhere asks for a JSON error.
+    return reportError(error, io, argv.includes('--json'));
   }
-}
-
-function describe(error: unknown): [ExitCode, string] {
-  if (error instanceof CliError) return [error.exitCode, error.message];
-  if (error instanceof SalesforcePermissionError) return [EXIT.permissions, error.message];
-  if (error instanceof SalesforceError) {
-    switch (error.code) {
-      case 'auth_failed':
-      case 'session_expired':
-        return [
-          EXIT.auth,
-          `${error.message}${error.message.includes('Log in again') ? '' : ' Run `service-crm login` again.'}`,
-        ];
-      case 'api_limit':
-        return [EXIT.apiLimit, error.message];
-      case 'invalid_options':
-        return [EXIT.usage, error.message];
-      case 'network':
-        return [
-          EXIT.internal,
-          `${error.message}. Check --instance-url and your network, then retry.`,
-        ];
-      default:
-        return [EXIT.internal, error.message];
-    }
-  }
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return [EXIT.internal, `unexpected error: ${message}`];
 }

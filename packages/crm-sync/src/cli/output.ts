@@ -24,6 +24,8 @@ export class CliError extends Error {
   constructor(
     readonly exitCode: ExitCode,
     message: string,
+    /** For `--json` errors; default: the exit code's name (`usage`, `auth`, ...). */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -34,6 +36,8 @@ export interface Io {
   readonly err: (line: string) => void;
   /** A progress line that rewrites itself on a terminal; nothing when stderr is not a TTY. */
   readonly progress: (line: string) => void;
+  /** Standard input to its end (a secret given as `--access-token -`). */
+  readonly stdin: () => Promise<string>;
 }
 
 export function processIo(): Io {
@@ -54,6 +58,12 @@ export function processIo(): Io {
       if (!tty) return;
       open = true;
       process.stderr.write(`\r\x1b[2K${line}`);
+    },
+    stdin: async () => {
+      if (process.stdin.isTTY) process.stderr.write('Paste it, then press Enter and Ctrl-D:\n');
+      let text = '';
+      for await (const chunk of process.stdin.setEncoding('utf8')) text += chunk;
+      return text;
     },
   };
 }

@@ -42,14 +42,14 @@ function collect(child: ChildProcess): Promise<Run> {
   );
 }
 
-function start(args: string[]): ChildProcess {
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [cli, ...args], {
-    env: { PATH: process.env.PATH, SERVICE_CRM_HOME: home },
+    env: { PATH: process.env.PATH, SERVICE_CRM_HOME: home, ...env },
     cwd: home,
   });
 }
 
-const run = (args: string[]) => collect(start(args));
+const run = (args: string[], env?: Record<string, string>) => collect(start(args, env));
 
 beforeAll(async () => {
   await buildCli(outDir); // the command under test, built from src
@@ -184,14 +184,9 @@ describe('service-crm', () => {
     expect((await run(['stage', '--bogus'])).code).toBe(2);
 
     const token = `${emulator.org.orgId}!AQexpiredAndUnknownTokenValue`;
-    const auth = await run([
-      'fields',
-      'plan',
-      '--instance-url',
-      emulator.url,
-      '--access-token',
-      token,
-    ]);
+    const auth = await run(['fields', 'plan', '--instance-url', emulator.url], {
+      SF_ACCESS_TOKEN: token,
+    });
     expect(auth.code).toBe(3);
     expect(auth.stderr).toMatch(/log in again/i);
     expect(auth.stderr).not.toContain(token);

@@ -1,0 +1,65 @@
+/**
+ * How a failed command reports: one line with the remedy on stderr, or with `--json` the object
+ * `{"error":{"code","message"}}` on stdout, so a script reads one JSON document either way. The
+ * exit code is the same in both.
+ */
+import { SalesforceError, SalesforcePermissionError } from '../salesforce/errors.js';
+import { CliError, EXIT, type ExitCode, type Io } from './output.js';
+
+interface Failure {
+  readonly exitCode: ExitCode;
+  /** Stable for scripts: the exit code's name, or the SalesforceError code. */
+  readonly code: string;
+  readonly message: string;
+}
+
+const EXIT_NAMES = Object.fromEntries(
+  Object.entries(EXIT).map(([name, code]) => [
+    code,
+    name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+  ]),
+) as Record<ExitCode, string>;
+
+function describe(error: unknown): Failure {
+  const failure = (exitCode: ExitCode, message: string, code = EXIT_NAMES[exitCode]) => ({
+    exitCode,
+    code,
+    message,
+  });
+  if (error instanceof CliError) return failure(error.exitCode, error.message, error.code);
+  if (error instanceof SalesforcePermissionError)
+    return failure(EXIT.permissions, error.message, error.code);
+  if (error instanceof SalesforceError) {
+    switch (error.code) {
+      case 'auth_failed':
+      case 'session_expired':
+        return failure(
+          EXIT.auth,
+          `${error.message}${error.message.includes('Log in again') ? '' : ' Run `service-crm login` again.'}`,
+          error.code,
+        );
+      case 'api_limit':
+        return failure(EXIT.apiLimit, error.message, error.code);
+      case 'invalid_options':
+        return failure(EXIT.usage, error.message, error.code);
+      case 'network':
+        return failure(
+          EXIT.internal,
+          `${error.message}. Check --instance-url and your network, then retry.`,
+          error.code,
+        );
+      default:
+        return failure(EXIT.internal, error.message, error.code);
+    }
+  }
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return failure(EXIT.internal, `unexpected error: ${message}`);
+}
+
+/** Reports `error` on `io` and returns the exit code the command ends with. */
+export function reportError(error: unknown, io: Io, json: boolean): ExitCode {
+  const { exitCode, code, message } = describe(error);
+  if (json) io.out(JSON.stringify({ error: { code, message } }));
+  else io.err(`service-crm: ${message}`);
+  return exitCode;
+}
