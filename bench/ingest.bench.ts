@@ -19,6 +19,18 @@ const CLI = join(import.meta.dirname, '../packages/lookup-core/dist/cli.js');
 /** Sessions per company: 100,000 sessions in 2,000 companies, as issue 15 measured. */
 const SESSIONS_PER_COMPANY = 50;
 
+/** What every session of the file shares; the loop below sets what differs. */
+const SESSION = {
+  type: 'session',
+  active_time: 180,
+  pages_visited: ['/', '/pricing', '/docs'],
+  referrer: 'https://www.google.com/',
+  city: 'Austin',
+  state: 'Texas',
+  country: 'United States',
+};
+const INTENTS = ['low', 'medium', 'high', 'very_high'];
+
 /** Writes `total` sessions as NDJSON: half identified (20 contacts per company), varied intent. */
 async function writeEvents(file: string, total: number): Promise<void> {
   const out = createWriteStream(file);
@@ -26,28 +38,19 @@ async function writeEvents(file: string, total: number): Promise<void> {
   const base = Date.UTC(2025, 0, 1);
   for (let i = 0; i < total; i++) {
     const c = i % companies;
-    const start = base + i * 1_000;
-    const event = {
-      type: 'session',
+    const domain = `company${c}.com`;
+    const line = JSON.stringify({
+      ...SESSION,
       id: `s${i}`,
-      company: { domain: `company${c}.com`, name: `Company ${c}`, industry: 'Software' },
-      contact:
-        i % 2 === 0
-          ? { email: `person${(i >> 1) % 20}@company${c}.com`, name: 'A Person' }
-          : undefined,
+      company: { domain, name: `Company ${c}`, industry: 'Software' },
+      ...(i % 2 === 0 && { contact: { email: `person${(i >> 1) % 20}@${domain}` } }),
       visitor_id: `v${i % 50_021}`,
-      start_time: new Date(start).toISOString(),
-      end_time: new Date(start + 240_000).toISOString(),
-      active_time: 180,
-      pages_visited: ['/', '/pricing', '/docs'],
+      start_time: new Date(base + i * 1_000).toISOString(),
+      end_time: new Date(base + i * 1_000 + 240_000).toISOString(),
       signals: i % 7 === 0 ? ['Pricing page'] : [],
-      referrer: 'https://www.google.com/',
-      intent: (['low', 'medium', 'high', 'very_high'] as const)[i % 4],
-      city: 'Austin',
-      state: 'Texas',
-      country: 'United States',
-    };
-    if (!out.write(`${JSON.stringify(event)}\n`)) await once(out, 'drain');
+      intent: INTENTS[i % 4],
+    });
+    if (!out.write(`${line}\n`)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');

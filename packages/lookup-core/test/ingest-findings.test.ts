@@ -166,6 +166,7 @@ for (const backend of backends) {
         line(session('served', '2025-03-01T10:00:00Z', { company: { domain: 'served.io' } }), ws),
       ]);
       const key = 'sk_live_findings_0123456789abcdefghij';
+      const rejects = join(dir, `rejects-serve-${files}.ndjson`);
       const child = spawn(
         process.execPath,
         [
@@ -175,6 +176,8 @@ for (const backend of backends) {
           '0',
           '--events',
           file,
+          '--rejects',
+          rejects,
           '--key',
           key,
           ...backend.flags(),
@@ -199,6 +202,7 @@ for (const backend of backends) {
       try {
         expect(stdout).toMatch(/: 1 ingested, 0 unchanged, 0 replaced, 1 rejected/);
         expect(stderr).toContain('line 1: start_time: too far in the future');
+        expect((await readRejects(rejects)).map((r) => r.line)).toEqual([1]);
         const response = await fetch(`${origin}/api/service/lookup`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
