@@ -296,3 +296,19 @@ for (const backend of backends) {
     }, 120_000);
   });
 }
+
+describe('ingest flags', () => {
+  it('a value that is not a whole number is a usage error: exit 2 and one clear line', async () => {
+    const file = await eventsFile([]);
+    for (const [flag, value] of [
+      ['--max-line-bytes', '0'],
+      ['--max-line-bytes', '1e6'],
+      ['--max-future-skew', '-1'],
+    ] as const) {
+      const run = await runCli(['ingest', file, `${flag}=${value}`]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${flag} must be a whole number`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  }, 60_000);
+});
