@@ -377,6 +377,8 @@ export async function ingestEvents(
   await writing;
   if (rejected.length > 0) options.onProgress?.({ ...progress });
   await refreshStatistics(db, progress.ingested + progress.replaced);
+  // The database's refusals arrive while later lines are read: report them in line order.
+  rejected.sort((a, b) => a.line - b.line);
   return {
     ingested: progress.ingested,
     unchanged: progress.unchanged,
