@@ -258,6 +258,26 @@ for (const backend of backends) {
       expect(stored.find((o) => o.company.domain === 'two.io')?.company.name).toBe('Line\u2029Sep');
     }, 60_000);
 
+    it('rejects a 128 MB line while its heap holds 64 MB, and stores the lines around it', async () => {
+      const ws = `huge-${++workspaces}`;
+      const file = join(dir, `huge-${++files}.ndjson`);
+      const huge = Buffer.alloc(128 * 1024 * 1024, 0x78);
+      await writeFile(
+        file,
+        Buffer.concat([
+          Buffer.from(`${line(session('before', '2025-03-01T10:00:00Z'), ws)}\n{"referrer":"`),
+          huge,
+          Buffer.from(`"}\n${line(session('after', '2025-03-02T10:00:00Z'), ws)}\n`),
+        ]),
+      );
+      // Held whole, the line alone would not fit in the heap.
+      const run = await runCli(['ingest', file, ...backend.flags()], ['--max-old-space-size=64']);
+      await rm(file);
+      expect(run.stderr).toContain('line 2: line longer than 1048576 bytes');
+      expect(run.code).toBe(3);
+      expect(run.stdout).toMatch(/: 2 ingested, 0 unchanged, 0 replaced, 1 rejected/);
+    }, 120_000);
+
     it('refuses counters above 2^31-1, and the one line whose sum would pass 2^53-1', async () => {
       const ws = `sums-${++workspaces}`;
       const engagement = (id: string, impressions: number) =>
