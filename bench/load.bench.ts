@@ -96,7 +96,8 @@ function serve(storeArgs: string[]): Promise<Server> {
     process.execPath,
     [CLI, 'serve', '--port', '0', '--events', SAMPLES, '--key', DEFAULT_KEY, ...storeArgs],
     {
-      env: { ...process.env, SERVICE_SECRET_KEYS: `${NORTHWIND_KEY}=northwind` },
+      // No DATABASE_URL: serve would open it instead of the embedded store the side measures.
+      env: { ...process.env, SERVICE_SECRET_KEYS: `${NORTHWIND_KEY}=northwind`, DATABASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

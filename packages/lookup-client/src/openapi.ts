@@ -41,6 +41,7 @@ const ERRORS = {
   405: 'Method not allowed (the `Allow` header lists POST, OPTIONS).',
   413: `Payload too large: the body is over the server’s limit (${MAX_BODY_BYTES} bytes by default).`,
   415: 'Unsupported media type: the body must be `application/json` (or another `+json` type).',
+  429: 'Too many requests: the key is over the server’s rate limit (when one is set); retry after `Retry-After` seconds.',
   500: 'Internal server error.',
   503: 'Service unavailable: the store cannot be reached; retry after `Retry-After` seconds.',
 } as const;
@@ -97,7 +98,9 @@ export function openApiDocument() {
         headers: {
           'x-request-id': requestIdHeader,
           ...(status === '405' && { allow: { $ref: '#/components/headers/Allow' } }),
-          ...(status === '503' && { 'retry-after': { schema: { type: 'integer', minimum: 0 } } }),
+          ...((status === '429' || status === '503') && {
+            'retry-after': { schema: { type: 'integer', minimum: 0 } },
+          }),
         },
         content: json('ErrorBody'),
       },

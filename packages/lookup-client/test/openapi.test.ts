@@ -21,7 +21,7 @@ describe('the OpenAPI document', () => {
   it('names the three key transports and every answer of the lookup', () => {
     const operation = document.paths['/api/service/lookup'].post;
     expect(Object.keys(operation.responses).sort()).toEqual(
-      ['200', '400', '401', '404', '405', '413', '415', '500', '503'].sort(),
+      ['200', '400', '401', '404', '405', '413', '415', '429', '500', '503'].sort(),
     );
     expect(document.components.securitySchemes).toMatchObject({
       bearerKey: { type: 'http', scheme: 'bearer' },

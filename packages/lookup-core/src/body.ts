@@ -1,4 +1,4 @@
-/** Reading a request body under a size limit, refusing early instead of buffering a flood. */
+/** Reading a Fetch request body under a size limit, refusing early instead of buffering a flood. */
 import { HttpError } from './http.js';
 
 /** Raised into a body stream by an adapter when the client is too slow to send it. */
@@ -10,12 +10,10 @@ export class BodyTimeoutError extends Error {
 }
 
 /**
- * The body's bytes, at most `limit` of them. A declared Content-Length over the limit is refused
- * before anything is read; an undeclared body is refused as soon as it passes the limit.
+ * A Fetch request's body, at most `limit` bytes of it: refused as soon as it passes the limit (the
+ * core refuses a declared Content-Length over it before asking).
  */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw new HttpError(413);
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

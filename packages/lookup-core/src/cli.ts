@@ -6,6 +6,8 @@
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import packageJson from '../package.json' with { type: 'json' };
+import type { AnswerCacheOptions } from './cache.js';
+import { shownDatabaseUrl } from './database-url.js';
 import { openEmbeddedStore } from './embedded.js';
 import { createLookupHandler } from './handler.js';
 import {
@@ -17,6 +19,7 @@ import {
   ingestSettings,
 } from './ingest-files.js';
 import { isWellFormedKey, type KeyEntry } from './keys.js';
+import { createJsonLineLog, describeFailure } from './log.js';
 import { toNodeListener } from './node.js';
 import { withOpenApiRoute } from './openapi-route.js';
 import { openPostgresStore } from './postgres.js';
@@ -26,6 +29,8 @@ const HELP = `Usage:
   service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]
                        [--key sk_live_...[=WORKSPACE] ...] [--data-dir DIR | --database-url URL]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
+                       [--cache-mb MB]
+                       [--header-timeout SECONDS] [--body-timeout SECONDS] [--rate-limit N]
   service-lookup ingest FILE.ndjson ... [--data-dir DIR | --database-url URL]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
 
@@ -36,8 +41,13 @@ Options:
   --key KEY[=WORKSPACE] a secret key and the workspace it reads (default workspace: default;
                         repeatable); keys are also read from SERVICE_SECRET_KEYS (comma separated)
   --data-dir DIR        persist the embedded store in DIR (default: in memory)
-  --database-url URL    use a PostgreSQL server instead of the embedded store
+  --database-url URL    use a PostgreSQL server instead of the embedded store (default:
+                        DATABASE_URL when set and --data-dir is not given)
+  --header-timeout S    longest a client may take to send a request's headers (default 10)
+  --body-timeout S      longest a client may take to send a request's body (default 10)
+  --rate-limit N        lookups per second allowed to each key, more get 429 (default: no limit)
 ${INGEST_FLAGS_HELP}
+  --cache-mb MB         memory for cached answers (serve; default 64, 0 turns the cache off)
   -h, --help            show this help
   -v, --version         show the version
 
@@ -54,6 +64,10 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
   ...INGEST_FLAGS,
+  'cache-mb': { type: 'string' },
+  'header-timeout': { type: 'string' },
+  'body-timeout': { type: 'string' },
+  'rate-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -77,13 +91,59 @@ function parseKeys(specs: string[], origin: string): KeyEntry[] {
   });
 }
 
-function openStore(values: Values): Promise<LookupStore> {
-  if (values['data-dir'] !== undefined && values['database-url'] !== undefined) {
+/** `--cache-mb`: the answer cache's byte bound (0 turns it off). */
+function parseCache(value: string | undefined): AnswerCacheOptions {
+  if (value === undefined) return {};
+  if (!/^\d+(\.\d+)?$/.test(value))
+    throw new UsageError(`--cache-mb must be a number of megabytes, got "${value}"`);
+  return { maxBytes: Math.round(Number(value) * 1024 * 1024) };
+}
+
+/**
+ * The store the flags name, else `DATABASE_URL`, else an embedded one; `shown` has no password.
+ * `cache` bounds the answers a serving store keeps; `ingest` keeps none (`{ maxBytes: 0 }`).
+ */
+function storeChoice(
+  values: Values,
+  cache: AnswerCacheOptions,
+): { open(): Promise<LookupStore>; shown: string } {
+  const dataDir = values['data-dir'];
+  const flagUrl = values['database-url'];
+  if (dataDir !== undefined && flagUrl !== undefined) {
     throw new UsageError('--data-dir and --database-url exclude each other');
   }
-  if (values['database-url'] !== undefined)
-    return openPostgresStore({ connectionString: values['database-url'] });
-  return openEmbeddedStore(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] });
+  // A flag beats the environment: --data-dir opens the embedded store even with DATABASE_URL set.
+  const envUrl = dataDir === undefined ? process.env.DATABASE_URL || undefined : undefined;
+  const connectionString = flagUrl ?? envUrl;
+  if (connectionString !== undefined) {
+    const origin = flagUrl === undefined ? 'DATABASE_URL' : '--database-url';
+    let shown: string;
+    try {
+      shown = shownDatabaseUrl(connectionString);
+    } catch (error) {
+      throw new UsageError(`${origin} ${(error as Error).message}`);
+    }
+    return {
+      open: () => openPostgresStore({ connectionString, cache }),
+      shown: `PostgreSQL at ${shown}, from ${origin}`,
+    };
+  }
+  return {
+    open: () => openEmbeddedStore(dataDir === undefined ? { cache } : { dataDir, cache }),
+    shown: dataDir === undefined ? 'embedded, in memory' : `embedded, in ${dataDir}`,
+  };
+}
+
+/** Opens the chosen store; a failure names it, since DATABASE_URL may have chosen it unseen. */
+async function openStore(choice: {
+  open(): Promise<LookupStore>;
+  shown: string;
+}): Promise<LookupStore> {
+  try {
+    return await choice.open();
+  } catch (error) {
+    throw new Error(`cannot open the store (${choice.shown}): ${describeFailure(error).message}`);
+  }
 }
 
 /** The ingest flags' settings; a wrong value is a usage error. */
@@ -98,7 +158,7 @@ function ingestFlags(values: Values): IngestSettings {
 async function ingest(values: Values, files: string[], stop: AbortSignal): Promise<number> {
   if (files.length === 0) throw new UsageError('ingest needs at least one FILE.ndjson');
   const settings = ingestFlags(values);
-  const store = await openStore(values);
+  const store = await openStore(storeChoice(values, { maxBytes: 0 }));
   let rejected: number;
   try {
     rejected = await ingestFiles(store, files, settings, stop);
@@ -107,6 +167,27 @@ async function ingest(values: Values, files: string[], stop: AbortSignal): Promi
   }
   if (stop.aborted) return 130;
   return rejected > 0 ? EXIT_REJECTED : 0;
+}
+
+/** A timeout flag in seconds (fractions allowed), as milliseconds. */
+function parseSeconds(flag: string, value: string | undefined): number {
+  if (value === undefined) return 10_000;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds <= 0 || seconds > 3600)
+    throw new UsageError(
+      `--${flag} must be a number of seconds above 0, at most 3600, got "${value}"`,
+    );
+  return Math.round(seconds * 1000);
+}
+
+function parseRateLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const perSecond = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || perSecond <= 0)
+    throw new UsageError(
+      `--rate-limit must be a number of lookups per second above 0, got "${value}"`,
+    );
+  return perSecond;
 }
 
 function parsePort(value: string | undefined): number {
@@ -122,6 +203,9 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
     throw new UsageError(`serve takes no arguments (got "${positionals[0]}"); use --events FILE`);
   const host = values.host ?? '127.0.0.1';
   const port = parsePort(values.port);
+  const headerTimeoutMs = parseSeconds('header-timeout', values['header-timeout']);
+  const bodyTimeoutMs = parseSeconds('body-timeout', values['body-timeout']);
+  const rateLimit = parseRateLimit(values['rate-limit']);
   const fromFlags = parseKeys(values.key ?? [], '--key');
   const fromEnv = parseKeys(
     (process.env.SERVICE_SECRET_KEYS ?? '').split(/[\s,]+/).filter(Boolean),
@@ -132,21 +216,29 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
     throw new UsageError('no keys: pass --key sk_live_...[=WORKSPACE] or set SERVICE_SECRET_KEYS');
 
   const settings = ingestFlags(values);
-  const store = await openStore(values);
+  const choice = storeChoice(values, parseCache(values['cache-mb']));
+  const store = await openStore(choice);
+  console.log(`store: ${choice.shown}`);
+  const jsonLog = createJsonLineLog((line) => process.stderr.write(line));
   try {
     await ingestFiles(store, values.events ?? [], settings, stop);
     if (stop.aborted) return 130;
     const handler = createLookupHandler({
       store,
       keys,
-      onError: (error, { requestId }) =>
-        console.error(
-          `service-lookup: ${error instanceof Error ? error.name : 'error'} while answering lookup ${requestId}`,
-        ),
+      log: jsonLog.log,
+      ...(rateLimit === undefined ? {} : { rateLimit }),
     });
-    const server = createServer(withOpenApiRoute(toNodeListener(handler)));
-    server.headersTimeout = 10_000;
-    server.requestTimeout = 30_000;
+    const server = createServer(
+      {
+        headersTimeout: headerTimeoutMs,
+        // node's own backstop for a whole request; the listener answers a slow body first (408).
+        requestTimeout: headerTimeoutMs + bodyTimeoutMs + 1_000,
+        // node checks both timeouts only this often (30 s by default, which let headers take 30 s).
+        connectionsCheckingInterval: Math.min(1_000, headerTimeoutMs / 4),
+      },
+      withOpenApiRoute(toNodeListener(handler, { bodyTimeoutMs })),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());
@@ -155,10 +247,9 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
     const actualPort = typeof address === 'object' && address !== null ? address.port : port;
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
     console.log(`listening on ${origin}`);
-    // A key typed on the command line is already in the shell's history; one from the environment is never printed.
-    const shown = fromFlags[0]?.key ?? '$SERVICE_SECRET_KEY';
+    // Never a key (terminals are recorded and shared): the shell reads it from the environment.
     console.log(
-      `try: curl -s ${origin}/api/service/lookup -H 'Authorization: Bearer ${shown}' -H 'Content-Type: application/json' -d '{"domain":"acme.com","includeActivity":true}'`,
+      `try: curl -s ${origin}/api/service/lookup -H "Authorization: Bearer $SERVICE_SECRET_KEY" -H 'Content-Type: application/json' -d '{"domain":"acme.com","includeActivity":true}'`,
     );
     await new Promise<void>((resolve) =>
       stop.addEventListener('abort', () => resolve(), { once: true }),
@@ -170,6 +261,7 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
     clearTimeout(grace);
     return 0;
   } finally {
+    jsonLog.flush();
     await store.close();
   }
 }

@@ -1,5 +1,7 @@
 /** The embedded store: PostgreSQL compiled to WebAssembly (PGlite), in this process, no server. */
 import { PGlite } from '@electric-sql/pglite';
+import type { AnswerCacheOptions } from './cache.js';
+import { preparedStatements } from './pglite-prepared.js';
 import type { Database, Queryable } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
 import type { LookupStore } from './types.js';
@@ -7,6 +9,8 @@ import type { LookupStore } from './types.js';
 export interface EmbeddedStoreOptions {
   /** Directory to persist the database in; in memory when absent. */
   dataDir?: string;
+  /** Keep rendered answers, within these bounds (`{}` for the defaults); none are kept without it. */
+  cache?: AnswerCacheOptions;
 }
 
 interface PgliteLike {
@@ -29,6 +33,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
     ...queryable(pg),
     transaction: (fn) => pg.transaction((tx) => fn(queryable(tx))),
     close: () => pg.close(),
+    prepared: preparedStatements(pg),
   };
-  return openSqlStore(db);
+  return openSqlStore(db, options.cache === undefined ? {} : { cache: options.cache });
 }

@@ -30,8 +30,20 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/** SQLSTATEs meaning "the server is gone or not accepting work", as opposed to a bad statement. */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53400']);
+/**
+ * SQLSTATEs meaning "the server or the database is gone or not accepting work", as opposed to a
+ * bad statement: shut down (57P01-57P03), dropped (57P04, and 3D000 "does not exist" for every
+ * connection made after), out of connections or resources (53300, 53400).
+ */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P04',
+  '3D000',
+  '53300',
+  '53400',
+]);
 
 /** Whether an error from a driver means the database is unreachable rather than a query failed. */
 export function isUnavailable(error: unknown): boolean {

@@ -9,6 +9,7 @@ export const ERROR_MESSAGES = {
   408: 'Request timeout',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  429: 'Too many requests',
   500: 'Internal server error',
   503: 'Service unavailable',
 } as const;
@@ -25,23 +26,32 @@ export class HttpError extends Error {
   }
 }
 
+/** The headers of every JSON answer: no cache keeps one (lookups are per key and per moment). */
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+};
+
+const ERROR_BODIES = new Map(
+  Object.entries(ERROR_MESSAGES).map(([status, error]) => [
+    Number(status),
+    JSON.stringify({ error }),
+  ]),
+);
+
+/** `{"error":"<message for status>"}`, serialised once per status. */
+export const errorBody = (status: ErrorStatus): string => ERROR_BODIES.get(status) ?? '';
+
 /** A JSON response that no cache keeps (lookups are per key and per moment). */
 export function jsonResponse(
   status: number,
   body: unknown,
   headers?: Record<string, string>,
 ): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      ...headers,
-    },
-  });
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 /** `{ "error": "<message for status>" }` with that status. */
 export function errorResponse(status: ErrorStatus, headers?: Record<string, string>): Response {
-  return jsonResponse(status, { error: ERROR_MESSAGES[status] }, headers);
+  return new Response(errorBody(status), { status, headers: { ...JSON_HEADERS, ...headers } });
 }

@@ -17,7 +17,8 @@ export interface KeyResolver {
   resolve(presentedKey: string): string | null | Promise<string | null>;
 }
 
-const KEY_FORMAT = /^sk_live_[\x21-\x7e]{24,}$/;
+/** Printable ASCII but the comma, which HTTP uses to join a repeated header's values. */
+const KEY_FORMAT = /^sk_live_[\x21-\x2b\x2d-\x7e]{24,}$/;
 const MAX_KEY_LENGTH = 512;
 
 /** Whether a string has the shape of a live secret key; a key of any other shape is never valid. */

@@ -1,10 +1,13 @@
 /**
- * Node adapters: the Fetch handler as a `node:http` / Express / Fastify-raw listener, and NDJSON
- * files as input for `store.ingest`. No framework is a dependency.
+ * Node adapters: the lookup as a `node:http` / Express / Fastify-raw listener, and NDJSON files as
+ * input for `store.ingest`. The listener calls the handler's core directly (core.ts): it builds no
+ * Fetch `Request`, `Response` or web stream, reads headers where node keeps them, collects the body
+ * as Buffers and answers with one `writeHead` and one `end`. No framework is a dependency.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyTimeoutError } from './body.js';
-import { errorResponse } from './http.js';
+import type { CoreAnswer, CoreRequest } from './core.js';
+import { coreOf, type LookupHandler } from './handler.js';
+import { errorBody, HttpError, JSON_HEADERS } from './http.js';
 import { type NdjsonOptions, readNdjson, type UnreadableLine } from './ndjson.js';
 
 export {
@@ -25,103 +28,112 @@ export type NodeListener = (req: NodeRequest, res: ServerResponse) => Promise<vo
 
 const NO_BODY = new Set(['GET', 'HEAD']);
 
-function toHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+/**
+ * A header as Fetch's `Headers.get` gives it: every field of that name, joined with `, `. Read from
+ * `rawHeaders`, since `req.headers` keeps only the first `Authorization` or `Content-Type`.
+ */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.rawHeaders;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const field = raw[i] as string;
+    if (field.length !== name.length || field.toLowerCase() !== name) continue;
+    value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
   }
-  return headers;
+  return value;
 }
 
-/** The raw body as a stream that errors with `BodyTimeoutError` when it is too slow. */
-function streamBody(req: IncomingMessage, timeoutMs: number): ReadableStream<Uint8Array> {
-  let finished = false;
-  let timer: NodeJS.Timeout | undefined;
-  const finish = () => {
-    finished = true;
-    clearTimeout(timer);
-  };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      timer = setTimeout(() => {
-        if (finished) return;
-        finish();
-        controller.error(new BodyTimeoutError());
-        req.pause();
-      }, timeoutMs);
-      req.on('data', (chunk: Buffer) => {
-        if (finished) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 0) <= 0) req.pause();
-      });
-      req.on('end', () => {
-        if (finished) return;
-        finish();
-        controller.close();
-      });
-      req.on('error', (error) => {
-        if (finished) return;
-        finish();
-        controller.error(error);
-      });
-    },
-    pull() {
-      req.resume();
-    },
-    cancel() {
-      finish();
+/** A path that a URL parser would leave as it is: no dot segments, escapes or odd characters. */
+const PLAIN_PATH = /^\/[\w~/-]*$/;
+
+/**
+ * The request's path. Express's `app.use(mountPath, ...)` strips the mount path from `req.url`; the
+ * lookup routes on the full path, so the original one is used where a framework kept it.
+ */
+function pathOf(req: NodeRequest): string {
+  const target = req.originalUrl ?? req.url ?? '/';
+  const end = target.search(/[?#]/);
+  const path = end === -1 ? target : target.slice(0, end);
+  if (PLAIN_PATH.test(path)) return path;
+  try {
+    return new URL(target, 'http://localhost').pathname;
+  } catch {
+    return '/';
+  }
+}
+
+/** A body Express/Fastify already parsed, re-encoded for the core. */
+function parsedBody(body: unknown, limit: number): Uint8Array {
+  const bytes =
+    body instanceof Uint8Array
+      ? body
+      : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  if (bytes.byteLength > limit) throw new HttpError(413);
+  return bytes;
+}
+
+/** The raw body, collected as Buffers: 413 past `limit`, 408 after `timeoutMs`, 400 on a broken stream. */
+function collectBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (error?: HttpError) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onBroken).off('close', onClose);
+      if (error === undefined) return;
       req.pause();
-    },
+      reject(error);
+    };
+    const timer = setTimeout(() => stop(new HttpError(408)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) stop(new HttpError(413));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onBroken = () => stop(new HttpError(400));
+    const onClose = () => {
+      if (!req.complete) onBroken();
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onBroken).on('close', onClose);
   });
 }
 
-/** A body Express/Fastify already parsed, re-encoded for the handler. */
-function parsedBody(body: unknown): BodyInit {
-  if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return new Uint8Array(body);
-  return JSON.stringify(body);
-}
-
-function toRequest(req: NodeRequest, signal: AbortSignal, timeoutMs: number): Request {
+function toCoreRequest(req: NodeRequest, timeoutMs: number): CoreRequest {
   const method = req.method ?? 'GET';
-  const headers = toHeaders(req);
-  // Express's `app.use(mountPath, ...)` strips the mount path from `req.url`; the handler
-  // routes on the full path, so the original one is used where a framework kept it.
-  const path = req.originalUrl ?? req.url ?? '/';
-  let url: URL;
-  try {
-    url = new URL(path, `http://${req.headers.host ?? 'localhost'}`);
-  } catch {
-    url = new URL(path, 'http://localhost');
-  }
-  let body: BodyInit | null = null;
-  if (!NO_BODY.has(method)) {
-    if (req.body !== undefined) {
-      headers.delete('content-length'); // it described the raw body, not this one
-      body = parsedBody(req.body);
-    } else {
-      body = streamBody(req, timeoutMs);
-    }
-  }
-  return new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit);
+  const parsed = req.body !== undefined;
+  return {
+    address: req.socket.remoteAddress,
+    method,
+    path: pathOf(req),
+    // A pre-parsed body's Content-Length described the raw body, not the one handed on.
+    header: (name) => (parsed && name === 'content-length' ? undefined : headerOf(req, name)),
+    body: async (limit) => {
+      if (NO_BODY.has(method)) return new Uint8Array(0);
+      if (parsed) return parsedBody(req.body, limit);
+      return collectBody(req, limit, timeoutMs);
+    },
+  };
 }
 
-async function send(res: ServerResponse, response: Response, req: NodeRequest): Promise<void> {
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) res.appendHeader(name, value);
-  const body =
-    req.method === 'HEAD' || response.body === null
-      ? null
-      : Buffer.from(await response.arrayBuffer());
+function send(res: ServerResponse, answer: CoreAnswer, req: NodeRequest): void {
+  const body = req.method === 'HEAD' || answer.body === null ? undefined : answer.body;
+  const headers: Record<string, string> =
+    body === undefined
+      ? { ...answer.headers }
+      : { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
   // A body left unread (too large, too slow, or not declared small) is not drained: the connection
   // is closed instead. A small declared one (e.g. after a 401) is drained, so keep-alive clients
   // can send their next request on the same connection.
   const unread = !req.complete && req.body === undefined;
-  const close = unread && !drainable(req, response.status);
-  if (close) res.setHeader('connection', 'close');
+  const close = unread && !drainable(req, answer.status);
+  if (close) headers.connection = 'close';
   else if (unread) req.resume();
-  res.end(body ?? undefined, () => {
+  res.writeHead(answer.status, headers);
+  res.end(body, () => {
     if (close) req.socket.destroy();
   });
 }
@@ -135,25 +147,33 @@ function drainable(req: NodeRequest, status: number): boolean {
   return declared <= MAX_DRAIN_BYTES;
 }
 
-/** Adapts a Fetch handler to `(req, res)` for node:http, Express, Fastify (raw) and the like. */
+const INTERNAL_ERROR: CoreAnswer = {
+  status: 500,
+  headers: { ...JSON_HEADERS },
+  body: errorBody(500),
+};
+
+/**
+ * The lookup handler as `(req, res)` for node:http, Express, Fastify (raw) and the like. It takes a
+ * handler made by `createLookupHandler` and runs its core directly.
+ */
 export function toNodeListener(
-  handler: (request: Request) => Promise<Response>,
+  handler: LookupHandler,
   options: NodeListenerOptions = {},
 ): NodeListener {
+  const core = coreOf(handler);
+  if (core === undefined)
+    throw new TypeError('toNodeListener takes a handler made by createLookupHandler');
   const timeoutMs = options.bodyTimeoutMs ?? 10_000;
   return async (req, res) => {
-    const aborted = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) aborted.abort();
-    });
-    let response: Response;
+    let answer: CoreAnswer;
     try {
-      response = await handler(toRequest(req, aborted.signal, timeoutMs));
+      answer = await core(toCoreRequest(req, timeoutMs));
     } catch {
-      response = errorResponse(500);
+      answer = INTERNAL_ERROR;
     }
     if (res.headersSent || res.destroyed) return;
-    await send(res, response, req);
+    send(res, answer, req);
   };
 }
 

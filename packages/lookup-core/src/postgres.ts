@@ -1,15 +1,25 @@
 /** The PostgreSQL store: the same schema and queries as the embedded one, on a server, through pg. */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { type AnswerCacheOptions, cacheWanted } from './cache.js';
+import { listenForChanges } from './change-feed.js';
 import type { Database, Queryable } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
 import type { LookupStore } from './types.js';
 
 export type PostgresStoreOptions =
   /** A connection string; the store owns the pool it creates and ends it on `close()`. */
-  | { connectionString: string; maxConnections?: number }
-  /** A pool you own: the store uses it and leaves it open on `close()`. */
-  | { pool: pg.Pool };
+  (
+    | { connectionString: string; maxConnections?: number }
+    /** A pool you own: the store uses it and leaves it open on `close()`. */
+    | { pool: pg.Pool }
+  ) & {
+    /**
+     * The answer cache's bounds; `{ maxBytes: 0 }` turns it off. While it is on, the store listens
+     * for other processes' commits on a connection of its own (not one of the pool's).
+     */
+    cache?: AnswerCacheOptions;
+  };
 
 /**
  * Every statement of the store is a constant string, so each is prepared once per connection under
@@ -74,6 +84,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         throw error;
       }
     },
+    prepared: async (sql, params) =>
+      (
+        await pool.query<Array<string | null>>({
+          name: statementName(sql),
+          text: sql,
+          values: params,
+          rowMode: 'array',
+        })
+      ).rows,
     close: async () => {
       // pool.end() resolves before its clients' sockets have closed; a server ending them in that
       // window (restart, DROP DATABASE ... WITH (FORCE)) must still not crash the process, so an
@@ -82,5 +101,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       else pool.off('error', ignoreConnectionError);
     },
   };
-  return openSqlStore(db);
+  const config: pg.ClientConfig = owned
+    ? { connectionString: options.connectionString, connectionTimeoutMillis: 5_000 }
+    : pool.options;
+  const { cache } = options;
+  if (!cacheWanted(cache)) return openSqlStore(db);
+  return openSqlStore(db, { cache, feed: listenForChanges(config) });
 }

@@ -157,5 +157,11 @@ export interface LookupStore {
   lookup(query: LookupQuery): Promise<LookupResult | null>;
   /** Every observed company of a workspace (default `'default'`) with its contacts, ordered by domain, read in pages. */
   readAggregates(options?: { workspace?: string }): AsyncIterable<ObservedCompany>;
+  /**
+   * Calls `listener` with every committed change the store learns of (its own ingest, and on
+   * PostgreSQL other processes' through `LISTEN`), and with `{ reset: true }` when it may have
+   * missed some (its notification connection dropped or came back). Returns the unsubscribe.
+   */
+  watch?(listener: (event: ChangeNotice | { reset: true }) => void): () => void;
   close(): Promise<void>;
 }

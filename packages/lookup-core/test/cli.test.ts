@@ -20,7 +20,7 @@ interface Run {
 function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [...cliFromSource(), ...args], {
     cwd: PACKAGE,
-    env: { ...process.env, SERVICE_SECRET_KEYS: '', ...env },
+    env: { ...process.env, SERVICE_SECRET_KEYS: '', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -59,7 +59,7 @@ describe('service-lookup serve', () => {
     });
     expect(stdout).toMatch(/events\.ndjson: 14 ingested, 0 unchanged, 0 replaced, 0 rejected/);
     expect(stdout).toContain(
-      `try: curl -s ${origin}/api/service/lookup -H 'Authorization: Bearer ${SAMPLE_KEY}'`,
+      `try: curl -s ${origin}/api/service/lookup -H "Authorization: Bearer $SERVICE_SECRET_KEY"`,
     );
     const lookup = (key: string, body: object) =>
       fetch(`${origin}/api/service/lookup`, {
@@ -82,7 +82,7 @@ describe('service-lookup serve', () => {
     const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
-    expect(stdout + stderr).not.toContain(ENV_KEY); // a key from the environment is never printed
+    for (const key of [SAMPLE_KEY, ENV_KEY]) expect(stdout + stderr).not.toContain(key); // never printed
   }, 60_000);
 
   it.each<[string, string[], RegExp]>([
@@ -142,7 +142,7 @@ describe('service-lookup ingest', () => {
       .join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       cwd: PACKAGE,
-      env: { ...process.env, SERVICE_SECRET_KEYS: '' },
+      env: { ...process.env, SERVICE_SECRET_KEYS: '', DATABASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

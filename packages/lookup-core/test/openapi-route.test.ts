@@ -55,7 +55,7 @@ describe('service-lookup serve', () => {
       [...cliFromSource(), 'serve', '--port', '0', '--key', key],
       {
         cwd: PACKAGE,
-        env: { ...process.env, SERVICE_SECRET_KEYS: '' },
+        env: { ...process.env, SERVICE_SECRET_KEYS: '', DATABASE_URL: '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

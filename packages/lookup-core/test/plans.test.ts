@@ -8,6 +8,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { preparedStatements } from '../src/pglite-prepared.js';
 import type { Database, Queryable } from '../src/sql/db.js';
 import { openSqlStore } from '../src/sql/store.js';
 import { session } from './support/events.js';
@@ -22,11 +23,9 @@ interface Recorded {
   params: unknown[];
 }
 
-/** A Database over `queryable` that records every statement run outside a transaction. */
+/** A Database over `base` that records every statement run outside a transaction. */
 function recording(
-  base: Queryable,
-  transaction: Database['transaction'],
-  close: () => Promise<void>,
+  base: Queryable & Pick<Database, 'prepared' | 'transaction' | 'close'>,
 ): Database & { recorded: Recorded[] } {
   const recorded: Recorded[] = [];
   return {
@@ -35,9 +34,13 @@ function recording(
       recorded.push({ sql, params });
       return base.query(sql, params);
     },
+    prepared: (sql, params) => {
+      recorded.push({ sql, params });
+      return base.prepared(sql, params);
+    },
     exec: (sql) => base.exec(sql),
-    transaction,
-    close,
+    transaction: (fn) => base.transaction(fn),
+    close: () => base.close(),
   };
 }
 
@@ -129,11 +132,12 @@ describe('embedded store', () => {
         await q.exec(sql);
       },
     });
-    return recording(
-      queryable(lite),
-      (fn) => lite.transaction((tx) => fn(queryable(tx))),
-      () => lite.close(),
-    );
+    return recording({
+      ...queryable(lite),
+      prepared: preparedStatements(lite),
+      transaction: (fn) => lite.transaction((tx) => fn(queryable(tx))),
+      close: () => lite.close(),
+    });
   });
 });
 
@@ -151,9 +155,12 @@ describe('PostgreSQL store', requires(database.missing), () => {
         await q.query(sql);
       },
     });
-    return recording(
-      queryable(pool),
-      async (fn) => {
+    return recording({
+      ...queryable(pool),
+      prepared: async (sql, params) =>
+        (await pool.query<Array<string | null>>({ text: sql, values: params, rowMode: 'array' }))
+          .rows,
+      transaction: async (fn) => {
         const client = await pool.connect();
         try {
           await client.query('BEGIN');
@@ -167,7 +174,7 @@ describe('PostgreSQL store', requires(database.missing), () => {
           client.release();
         }
       },
-      () => pool.end(),
-    );
+      close: () => pool.end(),
+    });
   });
 });

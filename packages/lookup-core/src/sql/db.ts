@@ -10,4 +10,9 @@ export interface Database extends Queryable {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * A constant statement run on every request: prepared once and then only bound and executed.
+   * Parameters and columns are text; rows come back as arrays of column values.
+   */
+  prepared(sql: string, params: string[]): Promise<Array<Array<string | null>>>;
 }

@@ -3,8 +3,8 @@
  * and every part bounded by an index (a company by key, at most 10 contacts by last_seen, at most
  * 10 sessions and 10 LinkedIn entries per contact, at most 10 sessions for the intent).
  */
-import type { LookupQuery, LookupResult } from '../types.js';
-import type { Queryable } from './db.js';
+import type { LookupQuery } from '../types.js';
+import type { Database } from './db.js';
 
 /** How many recent sessions (and LinkedIn entries) a lookup returns per contact. */
 const ACTIVITY_LIMIT = 10;
@@ -68,7 +68,7 @@ WITH co AS (
 SELECT json_build_object(
   'company', ${companyJson},
   'contacts', coalesce((SELECT json_agg(${contactJson(withActivity)} ORDER BY ct.last_seen DESC, ct.email) FROM ct), '[]'::json)
-)::text AS body
+)::text AS body, co.domain, (SELECT json_agg(ct.email) FROM ct)::text AS emails
 FROM co`;
 
 const QUERIES = {
@@ -76,12 +76,24 @@ const QUERIES = {
   domain: [lookupSql('domain', false), lookupSql('domain', true)],
 } as const;
 
-export async function lookup(db: Queryable, query: LookupQuery): Promise<LookupResult | null> {
+/**
+ * A found answer: the body as the database rendered it, and what it was read from (the company's
+ * domain and the emails of the contacts it lists), so a cache knows which changes touch it.
+ */
+export interface Answer {
+  body: string;
+  domain: string;
+  emails: string[];
+}
+
+/** The answer to `query`, or `null` when nothing matching was observed. */
+export async function lookupAnswer(db: Database, query: LookupQuery): Promise<Answer | null> {
   const by = query.email !== undefined ? 'email' : 'domain';
   const value = query.email ?? query.domain;
   if (value === undefined) return null;
   const sql = QUERIES[by][query.includeActivity ? 1 : 0];
-  const rows = await db.query<{ body: string }>(sql, [query.workspace, value]);
-  const body = rows[0]?.body;
-  return body === undefined ? null : (JSON.parse(body) as LookupResult);
+  const [row] = await db.prepared(sql, [query.workspace, value]);
+  if (row === undefined) return null;
+  const [body, domain, emails] = row;
+  return { body: body ?? 'null', domain: domain ?? '', emails: JSON.parse(emails ?? '[]') };
 }

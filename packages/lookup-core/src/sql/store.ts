@@ -1,10 +1,14 @@
 /** The one SQL implementation of `LookupStore`, over any `Database` (PGlite or pg). */
+
+import { withAnswerText } from '../answer-text.js';
+import { AnswerCache, type AnswerCacheOptions, cacheWanted } from '../cache.js';
+import type { ChangeFeed, StoreEvent } from '../change-feed.js';
 import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../errors.js';
-import type { LookupStore } from '../types.js';
+import type { LookupQuery, LookupResult, LookupStore } from '../types.js';
 import { readAggregates } from './aggregates.js';
 import type { Database } from './db.js';
 import { ingestEvents } from './ingest.js';
-import { lookup } from './lookup.js';
+import { lookupAnswer } from './lookup.js';
 import { migrate } from './migrations.js';
 
 /** Runs `fn`, turning "database unreachable" driver errors into `StoreUnavailableError`. */
@@ -17,26 +21,74 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+export interface SqlStoreOptions {
+  /** Keep answers, within these bounds (see `AnswerCache`); none are kept without it. */
+  cache?: AnswerCacheOptions;
+  /** Commits of other processes (PostgreSQL `LISTEN`); without one, only this process writes. */
+  feed?: ChangeFeed;
+}
+
 /** Migrates `db` and serves the store from it; `db` is closed when the migration fails. */
-export async function openSqlStore(db: Database): Promise<LookupStore> {
+export async function openSqlStore(
+  db: Database,
+  options: SqlStoreOptions = {},
+): Promise<LookupStore> {
   try {
     await guarded(() => migrate(db));
   } catch (error) {
     await db.close();
     throw error;
   }
+  const { feed } = options;
+  const cache = new AnswerCache(cacheWanted(options.cache) ? options.cache : { maxBytes: 0 });
+  const watchers = new Set<(event: StoreEvent) => void>();
+  const emit = (event: StoreEvent) => {
+    cache.apply(event);
+    for (const watcher of watchers) watcher(event);
+  };
+  feed?.start(emit);
   let closed = false;
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
+  const answerText = async (query: LookupQuery) => {
+    open();
+    if (!cache.enabled) return (await guarded(() => lookupAnswer(db, query)))?.body ?? null;
+    if (feed === undefined || feed.fresh()) {
+      const kept = cache.get(query);
+      if (kept !== undefined) return kept;
+    }
+    const ticket = cache.begin(query);
+    const answer = await guarded(() => lookupAnswer(db, query));
+    cache.fill(ticket, query, answer?.body ?? null, answer ?? {});
+    return answer?.body ?? null;
+  };
   return {
     ingest(events, options) {
       open();
-      return guarded(() => ingestEvents(db, events, options));
+      return guarded(() =>
+        ingestEvents(db, events, {
+          ...options,
+          // The cache learns of this process's commits in the same tick, before ingest goes on.
+          onCommitted: (notices) => {
+            for (const notice of notices) emit(notice);
+            options?.onCommitted?.(notices);
+          },
+        }),
+      );
     },
-    lookup(query) {
-      open();
-      return guarded(() => lookup(db, query));
+    lookup: withAnswerText(
+      async (query) => {
+        const text = await answerText(query);
+        return text === null ? null : (JSON.parse(text) as LookupResult);
+      },
+      (query) => answerText(query),
+    ),
+    watch(watcher) {
+      watchers.add(watcher);
+      return () => {
+        watchers.delete(watcher);
+      };
     },
     async *readAggregates(options) {
       open();
@@ -50,6 +102,7 @@ export async function openSqlStore(db: Database): Promise<LookupStore> {
     async close() {
       if (closed) return;
       closed = true;
+      await feed?.close();
       await db.close();
     },
   };

@@ -1,0 +1,168 @@
+/**
+ * Rendered lookup answers (and 404s), kept per (workspace, email or domain, includeActivity) and
+ * dropped exactly when a change notice names something they were read from: the company's domain,
+ * or the email of a contact they list. Bounded by entries and by bytes, least recently used first.
+ *
+ * A lookup that was running while a change arrived may have read the old data: its answer is not
+ * kept (every fill checks that its workspace saw no change, and the cache no reset, since it began).
+ */
+import type { ChangeNotice } from './sql/changes.js';
+import type { LookupQuery } from './types.js';
+
+export interface AnswerCacheOptions {
+  /** Most answers kept (default 100 000); 0 turns the cache off. */
+  maxEntries?: number;
+  /** Most bytes kept, counted as two bytes per character of answer and key plus 64 per entry (default 64 MiB); 0 turns the cache off. */
+  maxBytes?: number;
+}
+
+export const DEFAULT_CACHE_ENTRIES = 100_000;
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Whether a store given these options keeps answers: only when asked to (`cache: {}` or bounds). */
+export const cacheWanted = (
+  options: AnswerCacheOptions | undefined,
+): options is AnswerCacheOptions =>
+  options !== undefined &&
+  (options.maxEntries ?? DEFAULT_CACHE_ENTRIES) > 0 &&
+  (options.maxBytes ?? DEFAULT_CACHE_BYTES) > 0;
+/** What an entry costs beside its strings: the Map slots, the entry object, its index links. */
+const ENTRY_OVERHEAD = 64;
+
+/** What an answer was read from, so the cache knows which notices reach it. */
+export interface AnswerSource {
+  /** The company's domain (absent for a 404). */
+  domain?: string;
+  /** The emails of the contacts the answer lists. */
+  emails?: readonly string[];
+}
+
+interface Entry {
+  workspace: string;
+  text: string | null;
+  bytes: number;
+  dependencies: string[];
+}
+
+/** A fill's starting point: the answer is kept only if nothing changed in between. */
+export interface FillTicket {
+  readonly workspace: string;
+  readonly generation: number;
+  readonly epoch: number;
+}
+
+const SEP = '\u0000';
+const keyOf = (q: LookupQuery) =>
+  `${q.workspace}${SEP}${q.email !== undefined ? `e${SEP}${q.email}` : `d${SEP}${q.domain}`}${SEP}${q.includeActivity ? 1 : 0}`;
+const domainId = (workspace: string, domain: string) => `${workspace}${SEP}d${SEP}${domain}`;
+const emailId = (workspace: string, email: string) => `${workspace}${SEP}e${SEP}${email}`;
+
+export class AnswerCache {
+  readonly #maxEntries: number;
+  readonly #maxBytes: number;
+  /** In least-recently-used order: a hit moves its entry to the end. */
+  readonly #entries = new Map<string, Entry>();
+  /** domain/email id -> keys of the entries read from it. */
+  readonly #dependents = new Map<string, Set<string>>();
+  /** Bumped by every change to a workspace. */
+  readonly #generations = new Map<string, number>();
+  /** Bumped by every reset. */
+  #epoch = 0;
+  #bytes = 0;
+
+  constructor(options: AnswerCacheOptions = {}) {
+    this.#maxEntries = options.maxEntries ?? DEFAULT_CACHE_ENTRIES;
+    this.#maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
+  }
+
+  get enabled(): boolean {
+    return this.#maxEntries > 0 && this.#maxBytes > 0;
+  }
+
+  /** How many answers are kept, and the bytes they count for. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.#entries.size, bytes: this.#bytes };
+  }
+
+  /** The kept answer: its text, `null` for a kept 404, `undefined` when none is kept. */
+  get(query: LookupQuery): string | null | undefined {
+    const key = keyOf(query);
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.text;
+  }
+
+  /** Taken before reading the database for `query`. */
+  begin(query: LookupQuery): FillTicket {
+    const { workspace } = query;
+    return { workspace, generation: this.#generations.get(workspace) ?? 0, epoch: this.#epoch };
+  }
+
+  /** Keeps an answer read since `ticket`, unless a change or reset came in between. */
+  fill(ticket: FillTicket, query: LookupQuery, text: string | null, source: AnswerSource): void {
+    if (!this.enabled || ticket.epoch !== this.#epoch) return;
+    if ((this.#generations.get(ticket.workspace) ?? 0) !== ticket.generation) return;
+    const key = keyOf(query);
+    const bytes = 2 * (key.length + (text?.length ?? 0)) + ENTRY_OVERHEAD;
+    if (bytes > this.#maxBytes) return;
+    const { workspace } = query;
+    const dependencies = [
+      query.email !== undefined
+        ? emailId(workspace, query.email)
+        : domainId(workspace, query.domain ?? ''),
+    ];
+    if (source.domain !== undefined) dependencies.push(domainId(workspace, source.domain));
+    for (const email of source.emails ?? []) dependencies.push(emailId(workspace, email));
+    this.#remove(key);
+    this.#entries.set(key, { workspace, text, bytes, dependencies });
+    this.#bytes += bytes;
+    for (const id of dependencies) {
+      const keys = this.#dependents.get(id) ?? new Set<string>();
+      this.#dependents.set(id, keys);
+      keys.add(key);
+    }
+    while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.#remove(oldest);
+    }
+  }
+
+  /** Drops what a committed change touched; a reset drops everything. */
+  apply(notice: ChangeNotice | { reset: true }): void {
+    if ('reset' in notice) {
+      this.#epoch++;
+      this.#entries.clear();
+      this.#dependents.clear();
+      this.#generations.clear();
+      this.#bytes = 0;
+      return;
+    }
+    const { workspace } = notice;
+    this.#generations.set(workspace, (this.#generations.get(workspace) ?? 0) + 1);
+    if ('all' in notice) {
+      for (const [key, entry] of this.#entries)
+        if (entry.workspace === workspace) this.#remove(key);
+      return;
+    }
+    const ids = [
+      ...notice.domains.map((domain) => domainId(workspace, domain)),
+      ...notice.emails.map((email) => emailId(workspace, email)),
+    ];
+    for (const id of ids) for (const key of this.#dependents.get(id) ?? []) this.#remove(key);
+  }
+
+  #remove(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+    for (const id of entry.dependencies) {
+      const keys = this.#dependents.get(id);
+      keys?.delete(key);
+      if (keys?.size === 0) this.#dependents.delete(id);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * What the lookup tells its operator: plain data the handler reports (`LookupLogEvent`), and a
+ * writer of one JSON line per failure that folds refused keys into one line per address and
+ * minute, so a flood of wrong keys is seen without flooding the log. No event ever holds a key.
+ */
+
+/** A failure the client saw as a bare 500/503. `sqlstate` is PostgreSQL's five-character code. */
+export interface LookupFailed {
+  readonly event: 'lookup_failed';
+  readonly requestId: string;
+  readonly status: 500 | 503;
+  /** The thrown error's class, e.g. `StoreUnavailableError`. */
+  readonly errorClass: string;
+  /** The error's message, followed by its causes' (`outer: cause: ...`), keys redacted. */
+  readonly message: string;
+  readonly sqlstate: string | null;
+  /** A system error code of the chain that is no SQLSTATE (e.g. `ECONNREFUSED`). */
+  readonly code: string | null;
+}
+
+/** A request answered 401. `address` is the client's, when the transport knows it. */
+export interface LookupUnauthorized {
+  readonly event: 'unauthorized';
+  readonly requestId: string;
+  readonly address: string | null;
+}
+
+export type LookupLogEvent = LookupFailed | LookupUnauthorized;
+/** Receives every event as it happens (the `log` option of `createLookupHandler`). */
+export type LookupLog = (event: LookupLogEvent) => void;
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+/** Anything shaped like a key, wherever a driver or a resolver might have put one. */
+const KEY_LIKE = /sk_live_[^\s"',]*/g;
+
+/** The class, message chain, SQLSTATE and system code of an error, without a key in them. */
+export function describeFailure(
+  error: unknown,
+): Pick<LookupFailed, 'errorClass' | 'message' | 'sqlstate' | 'code'> {
+  const messages: string[] = [];
+  let sqlstate: string | null = null;
+  let code: string | null = null;
+  // A cause chain is followed a few links deep, never round a cycle.
+  for (let link: unknown = error, depth = 0; link !== undefined && depth < 5; depth++) {
+    if (!(link instanceof Error)) {
+      messages.push(String(link));
+      break;
+    }
+    if (link.message !== '') messages.push(link.message);
+    const linkCode = (link as { code?: unknown }).code;
+    if (typeof linkCode === 'string') {
+      if (SQLSTATE.test(linkCode)) sqlstate ??= linkCode;
+      else code ??= linkCode;
+    }
+    link = link.cause;
+  }
+  return {
+    errorClass: error instanceof Error ? error.name : typeof error,
+    message: messages.join(': ').replace(KEY_LIKE, 'sk_live_[redacted]'),
+    sqlstate,
+    code,
+  };
+}
+
+export interface JsonLineLogOptions {
+  /** The window refused keys are counted over, in ms (default 60 000: a count per minute). */
+  windowMs?: number;
+  /** Most addresses counted apart per window; the rest are counted together (default 1 000). */
+  maxAddresses?: number;
+}
+
+export interface JsonLineLog {
+  readonly log: LookupLog;
+  /** Writes the counts of the current window now (at shutdown, so none are lost). */
+  flush(): void;
+}
+
+/** Addresses beyond `maxAddresses` in one window are counted under this one. */
+const OTHER_ADDRESSES = 'other';
+
+/**
+ * One JSON line per failure (`level: "error"`), and per address and window one line counting its
+ * 401s (`level: "warn"`, `event: "unauthorized"`, `count`, `since`, `seconds`). Each line carries
+ * `time` (ISO 8601). Memory is bounded: at most `maxAddresses` counters are held at once.
+ */
+export function createJsonLineLog(
+  write: (line: string) => void,
+  options: JsonLineLogOptions = {},
+): JsonLineLog {
+  const windowMs = options.windowMs ?? 60_000;
+  const maxAddresses = options.maxAddresses ?? 1_000;
+  const line = (entry: object) =>
+    write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+  let counts = new Map<string, number>();
+  let since = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function flush() {
+    clearTimeout(timer);
+    timer = undefined;
+    const seconds = Math.round((Date.now() - since) / 1000);
+    for (const [address, count] of counts)
+      line({
+        level: 'warn',
+        event: 'unauthorized',
+        address,
+        count,
+        since: new Date(since).toISOString(),
+        seconds,
+      });
+    counts = new Map();
+  }
+
+  function countUnauthorized(address: string) {
+    if (timer === undefined) {
+      since = Date.now();
+      // Started by the first 401 of a window, so an idle server holds no timer; unref'd, so it
+      // never keeps a process alive.
+      timer = setTimeout(flush, windowMs);
+      (timer as { unref?: () => void }).unref?.();
+    }
+    const counted = counts.has(address) || counts.size < maxAddresses ? address : OTHER_ADDRESSES;
+    counts.set(counted, (counts.get(counted) ?? 0) + 1);
+  }
+
+  return {
+    log(event) {
+      if (event.event === 'unauthorized') countUnauthorized(event.address ?? 'unknown');
+      else line({ level: 'error', ...event });
+    },
+    flush,
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * Several servers over one PostgreSQL database, each with its answer cache: a commit made by an
+ * `ingest` process reaches both `serve` processes (LISTEN/NOTIFY), and a server whose notification
+ * connection drops clears its cache, answers from the database meanwhile, and listens again.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEED_APPLICATION_NAME, type StoreEvent } from '../src/change-feed.js';
+import { openPostgresStore } from '../src/index.js';
+import { cliFromSource, PACKAGE } from './support/cli.js';
+import { KEY, session } from './support/events.js';
+import { createTestDatabase, DATABASE_URL, requires } from './support/postgres.js';
+import { lookup, type Served, serve } from './support/serve.js';
+
+const database = await createTestDatabase();
+/** The staleness the servers promise: a commit is in every answer one second after it. */
+const PROMISED_STALENESS_MS = 1_000;
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'service-lookup-servers-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await database.drop();
+});
+
+/** Runs `service-lookup ingest` on the test database as a process of its own; resolves on exit 0. */
+async function ingestProcess(name: string, events: object[]) {
+  const file = join(dir, `${name}.ndjson`);
+  await writeFile(file, `${events.map((e) => JSON.stringify(e)).join('\n')}\n`);
+  const child = spawn(
+    process.execPath,
+    [...cliFromSource(), 'ingest', file, '--database-url', database.url],
+    { cwd: PACKAGE, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  expect(code, output).toBe(0);
+}
+
+const body = async (origin: string, query: object) => {
+  const response = await lookup(origin, KEY, query);
+  return { status: response.status, json: response.status === 200 ? await response.json() : null };
+};
+
+describe(
+  'two serve processes and an ingest process on one database',
+  requires(database.missing),
+  () => {
+    const servers: Served[] = [];
+    afterAll(async () => {
+      await Promise.all(servers.map((s) => s.stop()));
+    });
+
+    it('both answer a company another process added, and a replaced event, one second after the commit', async () => {
+      await ingestProcess('base', [
+        session('base-1', '2025-05-01T10:00:00Z', { company: { domain: 'known.io' } }),
+      ]);
+      for (let i = 0; i < 2; i++)
+        servers.push(await serve(['--database-url', database.url, '--key', KEY]));
+      // Each server keeps what it answered: known.io, and 404s for a company not seen yet.
+      for (const { origin } of servers) {
+        for (let round = 0; round < 3; round++) {
+          expect((await body(origin, { domain: 'known.io' })).status).toBe(200);
+          expect((await body(origin, { domain: 'newco.io' })).status).toBe(404);
+          expect((await body(origin, { email: 'ada@newco.io' })).status).toBe(404);
+        }
+      }
+
+      await ingestProcess('newco', [
+        session('n-1', '2025-05-02T10:00:00Z', {
+          company: { domain: 'newco.io', name: 'NewCo' },
+          contact: { email: 'ada@newco.io' },
+          visitor_id: 'va',
+        }),
+        session('n-2', '2025-05-02T11:00:00Z', {
+          company: { domain: 'newco.io', name: 'NewCo' },
+          contact: { email: 'bo@newco.io' },
+          visitor_id: 'vb',
+        }),
+        session('n-3', '2025-05-02T12:00:00Z', {
+          company: { domain: 'newco.io', name: 'NewCo' },
+          visitor_id: 'va',
+        }),
+      ]);
+      await sleep(PROMISED_STALENESS_MS);
+      for (const { origin } of servers) {
+        const { status, json } = await body(origin, { domain: 'newco.io' });
+        expect(status).toBe(200);
+        expect(json.company).toMatchObject({
+          domain: 'newco.io',
+          name: 'NewCo',
+          service_sessions: 3,
+          service_visitors: 2,
+          service_first_seen: '2025-05-02T10:00:00.000Z',
+          service_last_seen: '2025-05-02T12:05:00.000Z',
+        });
+        expect(json.contacts.map((c: { email: string }) => c.email)).toEqual([
+          'bo@newco.io',
+          'ada@newco.io',
+        ]);
+        expect((await body(origin, { email: 'ada@newco.io' })).status).toBe(200);
+      }
+
+      // n-3 sent again, later and from a new contact: it replaces the first version.
+      await ingestProcess('replaced', [
+        session('n-3', '2025-05-03T12:00:00Z', {
+          company: { domain: 'newco.io', name: 'NewCo' },
+          contact: { email: 'cy@newco.io' },
+          visitor_id: 'va',
+        }),
+      ]);
+      await sleep(PROMISED_STALENESS_MS);
+      for (const { origin } of servers) {
+        const { json } = await body(origin, { domain: 'newco.io' });
+        expect(json.company).toMatchObject({
+          service_sessions: 3,
+          service_last_seen: '2025-05-03T12:05:00.000Z',
+        });
+        expect(json.contacts.map((c: { email: string }) => c.email)).toEqual([
+          'cy@newco.io',
+          'bo@newco.io',
+          'ada@newco.io',
+        ]);
+      }
+    }, 120_000);
+  },
+);
+
+describe('a server whose notification connection drops', requires(database.missing), () => {
+  it('clears its cache, answers from the database until it listens again, then keeps answers again', async () => {
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    const name = new URL(database.url).pathname.slice(1);
+    const writer = await openPostgresStore({ connectionString: database.url, maxConnections: 1 });
+    const store = await openPostgresStore({ connectionString: database.url, cache: {} });
+    const events: StoreEvent[] = [];
+    store.watch?.((event) => events.push(event));
+    /** The listening connection, once it listens (its heartbeat has run). */
+    const listener = async () => {
+      for (;;) {
+        const { rows } = await admin.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2 AND query = 'SELECT 1'",
+          [name, FEED_APPLICATION_NAME],
+        );
+        if (rows[0]) return rows[0].pid;
+        await sleep(20);
+      }
+    };
+    const sessions = async () =>
+      (await store.lookup({ workspace: 'default', domain: 'drop.io' }))?.company.service_sessions;
+    /** Waits until `count` events matching `seen` were heard (failing after 10 s without). */
+    const until = async (seen: (e: StoreEvent) => boolean, count = 1) => {
+      for (let waited = 0; events.filter(seen).length < count; waited += 10) {
+        if (waited > 10_000) throw new Error(`not heard: ${seen}; heard ${JSON.stringify(events)}`);
+        await sleep(10);
+      }
+    };
+    try {
+      await writer.ingest([
+        session('d-1', '2025-05-01T10:00:00Z', { company: { domain: 'drop.io' } }),
+      ]);
+      const first = await listener();
+      expect(await sessions()).toBe(1);
+      expect(await sessions()).toBe(1); // kept
+
+      // No new connection may reach the database, so the listener stays away while a commit is made.
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      events.length = 0;
+      await admin.query('SELECT pg_terminate_backend($1)', [first]);
+      await until((e) => 'reset' in e);
+      await writer.ingest([
+        session('d-2', '2025-05-01T11:00:00Z', { company: { domain: 'drop.io' } }),
+      ]);
+      // The notice of d-2 went to no one; the kept answer was dropped with the connection.
+      expect(await sessions()).toBe(2);
+      expect(events).toEqual([{ reset: true }]);
+
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      const second = await listener();
+      expect(second).not.toBe(first);
+      await until((e) => 'reset' in e, 2);
+      expect(await sessions()).toBe(2);
+      // Listening again: another process's commit is heard and the kept answer follows it.
+      await writer.ingest([
+        session('d-3', '2025-05-01T12:00:00Z', { company: { domain: 'drop.io' } }),
+      ]);
+      await until((e) => 'domains' in e && e.domains.includes('drop.io'));
+      expect(await sessions()).toBe(3);
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      await admin.end();
+      await writer.close();
+      await store.close();
+    }
+  }, 60_000);
+});
