@@ -16,6 +16,7 @@ import {
   type LookupStore,
   openEmbeddedStore,
   openPostgresStore,
+  withAnswerText,
 } from '@service/lookup-core';
 import { toNodeListener } from '@service/lookup-core/node';
 import { Hono } from 'hono';
@@ -103,8 +104,13 @@ if (kind === 'lookup') {
     send({ port, ingestSeconds, hot: HOT_DOMAINS.length });
   });
 } else if (kind === 'constant') {
+  // The answer as text too (what the SQL store gives), so the shell alone is measured.
   const answer = JSON.parse(PAYLOAD);
-  const constant = { lookup: async () => answer } as unknown as LookupStore;
+  const lookup = withAnswerText(
+    async () => answer,
+    async () => PAYLOAD,
+  );
+  const constant = { lookup } as unknown as LookupStore;
   listen(toNodeListener(createLookupHandler({ store: constant, keys })));
 } else if (kind === 'bare') {
   const length = String(Buffer.byteLength(PAYLOAD));
