@@ -6,11 +6,12 @@
  * export (`.field-meta.xml` files, a permission set, `manifest/package.xml`) for their own tooling.
  * With an org: checks the connecting user's permissions, compares the org with the catalogue, and
  * applies what is missing or different (only plans it with --dry-run). The org comes as a jsforce
- * `Connection`, the one an integrator's script already has (here made from SF_INSTANCE_URL and
- * SF_ACCESS_TOKEN, with SF_REFRESH_TOKEN, SF_CLIENT_ID, SF_CLIENT_SECRET and SF_LOGIN_URL to
- * refresh): `connect(conn)` sends every call of the setup through it.
+ * `Connection`, either way an integrator's script already has one: made from SF_INSTANCE_URL and
+ * SF_ACCESS_TOKEN (with SF_REFRESH_TOKEN, SF_CLIENT_ID, SF_CLIENT_SECRET and SF_LOGIN_URL to
+ * refresh), or with --target-org ALIAS the one of an `sf` CLI login, from @salesforce/core.
+ * `connect(conn)` sends every call of the setup through it.
  *
- *   node src/main.ts [--out DIR] [--dry-run]
+ *   node src/main.ts [--out DIR] [--dry-run] [--target-org ALIAS]
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,6 +35,7 @@ const { values: flags } = parseArgs({
   options: {
     out: { type: 'string', default: 'field-setup' },
     'dry-run': { type: 'boolean', default: false },
+    'target-org': { type: 'string' },
   },
 });
 const out = path.resolve(flags.out);
@@ -109,10 +111,29 @@ function jsforceConnection(env = process.env): Connection | undefined {
   });
 }
 
-const jsforce = jsforceConnection();
+/**
+ * The jsforce Connection of an `sf` CLI login (`sf org login web --alias ALIAS`): @salesforce/core
+ * reads the login the sf CLI stored, and its Connection refreshes the session through it.
+ */
+async function sfCliConnection(alias: string) {
+  const { Org } = await import('@salesforce/core');
+  try {
+    return (await Org.create({ aliasOrUsername: alias })).getConnection();
+  } catch (error) {
+    console.error(
+      `\nNo usable sf CLI login ${alias} (${(error as Error).message.split('\n')[0]}): run sf org login web --alias ${alias}`,
+    );
+    process.exit(1);
+  }
+}
+
+const targetOrg = flags['target-org'];
+const jsforce = targetOrg ? await sfCliConnection(targetOrg) : jsforceConnection();
 const connection = jsforce && connect(jsforce);
 if (connection === undefined) {
-  console.log('\nNo org: set SF_INSTANCE_URL and SF_ACCESS_TOKEN to check and apply this plan.');
+  console.log(
+    '\nNo org: set SF_INSTANCE_URL and SF_ACCESS_TOKEN, or pass --target-org ALIAS, to check and apply this plan.',
+  );
 } else {
   try {
     const result = await setUpFields(connection, { dryRun: flags['dry-run'] });

@@ -1,13 +1,20 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { runScript, salesforceEnv } from '@service/example-smoke-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
 // documented shapes, Metadata envelopes validated against the XSD when it is on this machine).
 import { STANDARD_USER } from '../../../packages/crm-sync/test/emulator/org.ts';
 import { type Emulator, startEmulator } from '../../../packages/crm-sync/test/emulator/server.ts';
+
+// Writes an sf CLI login with @salesforce/core itself (crm-sync's test helper) into `home`.
+const writeSfLogin = fileURLToPath(
+  new URL('../../../packages/crm-sync/test/salesforce/sf-cli-login.ts', import.meta.url),
+);
 
 const cwd = fileURLToPath(new URL('..', import.meta.url));
 let out: string;
@@ -38,7 +45,7 @@ describe('examples/crm-field-setup without credentials (dry run)', () => {
       /Account\.ServiceSessions__c\s+Number\(18,0\)\s+Service - Total Sessions/,
     );
     expect(stdout).toContain('7 upsertMetadata calls');
-    expect(stdout).toContain('set SF_INSTANCE_URL and SF_ACCESS_TOKEN');
+    expect(stdout).toContain('set SF_INSTANCE_URL and SF_ACCESS_TOKEN, or pass --target-org ALIAS');
 
     const envelopes = (await readdir(path.join(out, 'envelopes'))).sort();
     expect(envelopes).toHaveLength(8);
@@ -101,5 +108,46 @@ describe('examples/crm-field-setup against the Salesforce emulator', () => {
     expect(stderr).toContain('The connected user cannot set up fields: missing Modify All Data');
     expect(stderr).toContain('Reconnect with a System Administrator');
     expect(metadataCalls(emulator)).toEqual([]);
+  });
+});
+
+describe('examples/crm-field-setup with --target-org (an sf CLI login)', () => {
+  let emulator: Emulator;
+  afterEach(() => emulator?.close());
+
+  it('sets up the fields through the Connection of the sf CLI login, then finds nothing to change', async () => {
+    emulator = await startEmulator();
+    const home = await mkdtemp(path.join(tmpdir(), 'sf-home-'));
+    // @salesforce/core keeps its key in a file under HOME: a test machine has no desktop keyring.
+    const sfHome = {
+      HOME: home,
+      SF_USE_GENERIC_UNIX_KEYCHAIN: 'true',
+      SF_DISABLE_TELEMETRY: 'true',
+    };
+    await promisify(execFile)(process.execPath, [writeSfLogin], {
+      env: {
+        ...process.env,
+        ...sfHome,
+        SF_TEST_LOGIN_URL: emulator.url,
+        SF_TEST_CLIENT_ID: emulator.clientId,
+        SF_TEST_CLIENT_SECRET: emulator.clientSecret,
+        SF_TEST_REFRESH_TOKEN: emulator.issueTokens().refreshToken,
+        SF_TEST_ALIAS: 'acme',
+      },
+    });
+
+    const applied = await runSetup(sfHome, '--target-org', 'acme');
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(`Org ${emulator.url}, profile Admin:`);
+    expect(applied.stdout).toContain('61 of 61 fields and 61 grants processed, 0 failed');
+    expect(metadataCalls(emulator)).toEqual([...Array(7).fill('upsertMetadata'), 'updateMetadata']);
+
+    const again = await runSetup(sfHome, '--target-org', 'acme');
+    expect(again.stdout).toContain('nothing to change');
+
+    const unknown = await runSetup(sfHome, '--target-org', 'nope');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No usable sf CLI login nope');
+    expect(unknown.stderr).toContain('sf org login web --alias nope');
   });
 });

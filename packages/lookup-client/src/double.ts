@@ -39,7 +39,8 @@ type Refusal = keyof typeof MESSAGES;
 
 const ALLOW = { allow: 'POST, OPTIONS' };
 const NO_STORE = { 'cache-control': 'no-store' };
-const WELL_FORMED_KEY = /^sk_live_[\x21-\x7e]{24,512}$/;
+// Printable ASCII but the comma, as on the server (a comma is how a repeated header is joined).
+const WELL_FORMED_KEY = /^sk_live_[\x21-\x2b\x2d-\x7e]{24,512}$/;
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const MAX_EMAIL = 320;
 const MAX_DOMAIN = 2048;
@@ -161,9 +162,18 @@ function newestFirst<T>(items: readonly T[], time: (item: T) => string): T[] {
   return [...items].sort((a, b) => Date.parse(time(b)) - Date.parse(time(a)));
 }
 
-function presentedHeaderKey(headers: Headers): string | undefined {
-  const bearer = headers.get('authorization')?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  return bearer ?? (headers.get('x-service-secret-key')?.trim() || undefined);
+/**
+ * The key the headers present: `undefined` when no key header is there, `null` when one is there
+ * but is not exactly one key (`Basic ...`, `Bearer a b`, empty, or repeated: `Headers` joins a
+ * repeat with ", "), which the server refuses with 401 whatever the body holds.
+ */
+function presentedHeaderKey(headers: Headers): string | null | undefined {
+  const authorization = headers.get('authorization');
+  const secret = headers.get('x-service-secret-key')?.trim() ?? null;
+  if (authorization?.includes(',') || secret?.includes(',')) return null;
+  if (secret !== null && !/^\S+$/.test(secret)) return null;
+  if (authorization === null) return secret ?? undefined;
+  return authorization.match(/^Bearer[ \t]+(\S+)[ \t]*$/i)?.[1] ?? null;
 }
 
 /** `application/json`, with parameters, or any `application/...+json`. */
@@ -200,27 +210,35 @@ function asciiHost(host: string): string | undefined {
   return URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : undefined;
 }
 
-/** Lower case ASCII, without scheme, userinfo, `www.`, path, port or trailing dot. */
+/**
+ * The host a browser reads from a URL-shaped domain (the WHATWG URL parser, `http:` for a bare
+ * name), lower case ASCII, without `www.` or trailing dot. A port (seen under both http and https,
+ * whose default ports differ) or userinfo names no company: `undefined`.
+ */
 function normalizeDomain(input: string): string | undefined {
-  const host = input
-    .trim()
-    .toLowerCase()
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
-    .replace(/^[^@/]*@/, '')
-    .split(/[/?#]/, 1)[0]
-    ?.replace(/:\d*$/, '')
-    .replace(/\.+$/, '');
-  if (!host || /\s/.test(host)) return undefined;
-  const ascii = asciiHost(host)?.replace(/^www\./, '');
-  return ascii && ascii.length <= MAX_DNS_NAME ? ascii : undefined;
+  const text = input.trim();
+  if (text === '' || /\s/.test(text)) return undefined;
+  const rest = /^https?:/i.test(text)
+    ? text.replace(/^https?:/i, '')
+    : /^[a-z][a-z\d+.-]*:\/\//i.test(text)
+      ? text.replace(/^[a-z][a-z\d+.-]*:/i, '')
+      : `//${text}`;
+  if (!URL.canParse(`http:${rest}`) || !URL.canParse(`https:${rest}`)) return undefined;
+  const http = new URL(`http:${rest}`);
+  if (http.username || http.password || http.port || new URL(`https:${rest}`).port)
+    return undefined;
+  const host = http.hostname.replace(/\.+$/, '').replace(/^www\./, '');
+  return host && host.length <= MAX_DNS_NAME ? host : undefined;
 }
 
-/** Trimmed, lower case, the domain part in ASCII form. */
+/** Trimmed, lower case, the domain part a bare host in ASCII form without trailing dot. */
 function normalizeEmail(input: string): string | undefined {
   const email = input.trim().toLowerCase();
   const at = email.lastIndexOf('@');
   if (at < 1 || at === email.length - 1 || /\s/.test(email)) return undefined;
-  const domain = asciiHost(email.slice(at + 1));
+  const written = email.slice(at + 1);
+  if (/[/\\?#:[\]]/.test(written)) return undefined;
+  const domain = asciiHost(written)?.replace(/\.+$/, '');
   return domain ? `${email.slice(0, at + 1)}${domain}` : undefined;
 }
 

@@ -19,7 +19,7 @@ import {
   ingestSettings,
 } from './ingest-files.js';
 import { isWellFormedKey, type KeyEntry } from './keys.js';
-import { createJsonLineLog } from './log.js';
+import { createJsonLineLog, describeFailure } from './log.js';
 import { toNodeListener } from './node.js';
 import { withOpenApiRoute } from './openapi-route.js';
 import { openPostgresStore } from './postgres.js';
@@ -99,7 +99,10 @@ function parseCache(value: string | undefined): AnswerCacheOptions {
   return { maxBytes: Math.round(Number(value) * 1024 * 1024) };
 }
 
-/** The store the flags name, else `DATABASE_URL`, else an embedded one; `shown` has no password. */
+/**
+ * The store the flags name, else `DATABASE_URL`, else an embedded one; `shown` has no password.
+ * `cache` bounds the answers a serving store keeps; `ingest` keeps none (`{ maxBytes: 0 }`).
+ */
 function storeChoice(
   values: Values,
   cache: AnswerCacheOptions,
@@ -122,7 +125,7 @@ function storeChoice(
     }
     return {
       open: () => openPostgresStore({ connectionString, cache }),
-      shown: `PostgreSQL at ${shown} (from ${origin})`,
+      shown: `PostgreSQL at ${shown}, from ${origin}`,
     };
   }
   return {
@@ -131,9 +134,16 @@ function storeChoice(
   };
 }
 
-/** `cache` bounds the answers a serving store keeps; `ingest` keeps none (`{ maxBytes: 0 }`). */
-function openStore(values: Values, cache: AnswerCacheOptions): Promise<LookupStore> {
-  return storeChoice(values, cache).open();
+/** Opens the chosen store; a failure names it, since DATABASE_URL may have chosen it unseen. */
+async function openStore(choice: {
+  open(): Promise<LookupStore>;
+  shown: string;
+}): Promise<LookupStore> {
+  try {
+    return await choice.open();
+  } catch (error) {
+    throw new Error(`cannot open the store (${choice.shown}): ${describeFailure(error).message}`);
+  }
 }
 
 /** The ingest flags' settings; a wrong value is a usage error. */
@@ -148,7 +158,7 @@ function ingestFlags(values: Values): IngestSettings {
 async function ingest(values: Values, files: string[], stop: AbortSignal): Promise<number> {
   if (files.length === 0) throw new UsageError('ingest needs at least one FILE.ndjson');
   const settings = ingestFlags(values);
-  const store = await openStore(values, { maxBytes: 0 });
+  const store = await openStore(storeChoice(values, { maxBytes: 0 }));
   let rejected: number;
   try {
     rejected = await ingestFiles(store, files, settings, stop);
@@ -207,7 +217,7 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
 
   const settings = ingestFlags(values);
   const choice = storeChoice(values, parseCache(values['cache-mb']));
-  const store = await choice.open();
+  const store = await openStore(choice);
   console.log(`store: ${choice.shown}`);
   const jsonLog = createJsonLineLog((line) => process.stderr.write(line));
   try {

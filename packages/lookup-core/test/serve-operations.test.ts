@@ -69,19 +69,20 @@ describe('refused keys are logged in aggregate', () => {
   }, 60_000);
 });
 
-describe('usage errors for a database URL', () => {
-  const run = (args: string[], env: Record<string, string>) =>
-    new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [...cliFromSource(), ...args], {
-        cwd: PACKAGE,
-        env: { ...process.env, SERVICE_SECRET_KEYS: '', DATABASE_URL: '', ...env },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr?.on('data', (d) => (stderr += d));
-      child.on('close', (code) => resolve({ code, stderr }));
+/** Runs the command to its end; DATABASE_URL and SERVICE_SECRET_KEYS only as given. */
+const run = (args: string[], env: Record<string, string>) =>
+  new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [...cliFromSource(), ...args], {
+      cwd: PACKAGE,
+      env: { ...process.env, SERVICE_SECRET_KEYS: '', DATABASE_URL: '', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
+    let stderr = '';
+    child.stderr?.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
 
+describe('usage errors for a database URL', () => {
   it.each<[string, string[], Record<string, string>, RegExp]>([
     [
       '--database-url "not a url"',
@@ -124,12 +125,25 @@ describe('DATABASE_URL', requires(database.missing), () => {
       const response = await lookup(served.origin, KEY, { domain: 'acme.com' });
       expect(response.status).toBe(200);
       const shown = `postgres://${withPassword.username}@${withPassword.host}${withPassword.pathname}`;
-      expect(served.stdout()).toContain(`store: PostgreSQL at ${shown} (from DATABASE_URL)`);
+      expect(served.stdout()).toContain(`store: PostgreSQL at ${shown}, from DATABASE_URL`);
     } finally {
       expect(await served.stop()).toBe(0);
     }
     expect(served.stdout() + served.stderr()).not.toContain('hunter2');
   }, 60_000);
+
+  it('naming a missing database, is a runtime failure that names the store and its source', async () => {
+    const missing = new URL(database.url);
+    missing.pathname = '/lookup_core_test_does_not_exist';
+    missing.password = 'hunter2-never-shown';
+    const result = await run(['serve', '--port', '0', '--key', KEY], {
+      DATABASE_URL: missing.toString(),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `service-lookup: cannot open the store (PostgreSQL at postgres://${missing.username}@${missing.host}/lookup_core_test_does_not_exist, from DATABASE_URL): The lookup store is unavailable: database "lookup_core_test_does_not_exist" does not exist`,
+    ]);
+  }, 30_000);
 
   it('gives way to --data-dir, a flag naming the store', async () => {
     const served = await serve(

@@ -12,6 +12,8 @@ const CONNECTION = `Connection (default: the token file written by \`service-crm
   --refresh-token -  --client-secret -  the same for these (one of them per run)
   --client-id ID  --login-url production|sandbox|HOST  --api-version 59.0
   --token-file PATH                   default ~/.config/service-crm/tokens.json (mode 0600)
+  --target-org ALIAS                  an sf CLI login (sf org login web --alias ALIAS) instead;
+                                      needs @salesforce/core installed beside this package
   Tokens and secrets are never taken as values on the command line, where ps and shell history
   show them.`;
 
@@ -36,14 +38,16 @@ interface CommandHelp {
 const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   login: {
     title: 'Connect an org (OAuth in your browser); the tokens are saved for later runs',
-    usage: 'service-crm login --client-id ID [--login-url production|sandbox|HOST] [--port 1717]',
+    usage:
+      'service-crm login --client-id ID [--login-url production|sandbox|HOST] [--port 1717] [--no-browser]',
     summary:
-      'Connect an org with OAuth in your browser (web server flow, PKCE). The tokens are saved to the token file, readable by you only, and later commands use them.',
+      'Connect an org with OAuth in your browser (web server flow, PKCE): the command opens your browser (BROWSER, or the system opener) on the Salesforce login page; log in and choose Allow. The tokens are saved to the token file, readable by you only, and later commands use them.',
     options: `  --client-id ID        the connected app's consumer key (or SF_CLIENT_ID)
   --client-secret -     read the consumer secret from standard input (or SF_CLIENT_SECRET), when
                         the app requires it
   --login-url URL       production (default), sandbox, or your My Domain host
   --port N              loopback port of the redirect http://localhost:N/OauthRedirect (default 1717)
+  --no-browser          only print the URL to open (for a remote shell)
   --token-file PATH     where to save the tokens (default ~/.config/service-crm/tokens.json)`,
     connects: false,
     examples: [

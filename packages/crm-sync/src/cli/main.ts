@@ -10,6 +10,7 @@ import { reportError } from './json-errors.js';
 import { login } from './login.js';
 import { CliError, EXIT, type ExitCode, type Io } from './output.js';
 import { readSecrets, refuseSecretsOnArgv } from './secrets.js';
+import { targetOrgConnection } from './target-org.js';
 
 const OPTIONS = {
   'instance-url': { type: 'string' },
@@ -20,6 +21,8 @@ const OPTIONS = {
   'login-url': { type: 'string' },
   'api-version': { type: 'string' },
   'token-file': { type: 'string' },
+  'target-org': { type: 'string' },
+  'no-browser': { type: 'boolean' },
   config: { type: 'string' },
   journal: { type: 'string' },
   events: { type: 'string' },
@@ -63,10 +66,19 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
         `Unexpected argument: ${rest.join(' ')}. See \`service-crm ${command} --help\`.`,
       );
   };
-  const connection = async () => resolveConnection(values, await secrets(), env);
+  const targetOrg = values['target-org'];
+  const connection = async () =>
+    targetOrg
+      ? targetOrgConnection(targetOrg, { apiVersion: values['api-version'] })
+      : resolveConnection(values, await secrets(), env);
   switch (command) {
     case 'login': {
       unexpected([sub, ...extra]);
+      if (targetOrg)
+        throw new CliError(
+          EXIT.usage,
+          'login connects service-crm itself; --target-org uses an sf CLI login instead (log in with `sf org login web`): use one or the other',
+        );
       const clientId = values['client-id'] ?? env.SF_CLIENT_ID;
       if (!clientId)
         throw new CliError(
@@ -84,6 +96,8 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
           port,
           tokenFile,
           json,
+          openBrowser: values['no-browser'] !== true,
+          env,
         },
         io,
       );

@@ -4,6 +4,10 @@
  * here by the few members this package uses, or one made from tokens by `tokenConnection`.
  */
 // The Connection and Metadata modules alone: the package index would load every jsforce API.
+// jsforce's module first: its connection module and it require each other, and entering the cycle
+// at the connection leaves jsforce's exported `Connection` undefined for every later importer
+// (the caller's `import { Connection } from 'jsforce'`, @salesforce/core's `class extends`).
+import '@jsforce/jsforce-node/lib/jsforce.js';
 import { Connection } from '@jsforce/jsforce-node/lib/connection.js';
 import '@jsforce/jsforce-node/lib/api/metadata.js';
 import { SalesforceError } from './errors.js';

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import { attributes, runSoql, SoqlError } from './soql.ts';
@@ -55,6 +56,8 @@ export interface EmulatorOptions {
   clientId?: string;
   /** The connected app's consumer secret (default `emulator-secret`). */
   clientSecret?: string;
+  /** The password of the org's user on the login page (default `emulator-password`). */
+  password?: string;
   /**
    * "Require Secret for Web Server Flow" and "Require Secret for Refresh Token Flow", both on by
    * default in Salesforce; false models a public (PKCE-only) client such as a CLI's.
@@ -98,11 +101,13 @@ export class Emulator {
   >();
   private readonly cursors = new Map<string, SfRecord[]>();
   private readonly server = createServer((req, res) => void this.handle(req, res));
+  private readonly authorizePages: AuthorizePages;
   private apiUsed = 0;
   readonly pageSize: number;
   readonly apiMax: number;
   readonly clientId: string;
   readonly clientSecret: string;
+  readonly password: string;
   readonly requireSecret: boolean;
   readonly rotateRefreshTokens: boolean;
   /** Metadata component failures to inject: fullName -> error. */
@@ -114,8 +119,16 @@ export class Emulator {
     this.apiMax = options.apiMax ?? 15000;
     this.clientId = options.clientId ?? 'emulator-client';
     this.clientSecret = options.clientSecret ?? 'emulator-secret';
+    this.password = options.password ?? 'emulator-password';
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
+    this.authorizePages = new AuthorizePages({
+      clientId: this.clientId,
+      appName: 'Service CLI',
+      username: () => this.username,
+      password: this.password,
+      issueCode: (challenge, redirectUri) => this.issueCode(challenge, redirectUri),
+    });
     this.schema =
       options.validateSchema === false ? { missing: 'validation turned off' } : loadSchema();
   }
@@ -138,6 +151,23 @@ export class Emulator {
       refreshToken: this.newRefreshToken(),
       instanceUrl: this.url,
     };
+  }
+
+  /** The org's user, who logs in on the authorize page with `password`. */
+  get username(): string {
+    return String(this.org.table('User').get(this.org.userId)?.Username ?? '');
+  }
+
+  /**
+   * What the user does in the browser, over plain HTTP: logs in on the authorize page and
+   * allows (or denies) the app. Returns the callback URL the org redirects to.
+   */
+  approve(authorizeUrl: string, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {
+    return authorizeOverHttp(
+      authorizeUrl,
+      { username: this.username, password: this.password },
+      decision,
+    );
   }
 
   /** Every access token issued so far stops working (a session timeout). */
@@ -254,7 +284,10 @@ export class Emulator {
   ): Promise<void> {
     const path = url.pathname;
     const fault_ = this.takeFault(method, path);
-    if (path === '/services/oauth2/authorize') return this.authorize(url, send);
+    if (path === AUTHORIZE_PATH || path === LOGIN_PATH) {
+      const page = this.authorizePages.handle(method, url, req.headers.cookie, body);
+      if (page) return send(page.status, page.body, page.headers);
+    }
     if (path === '/services/oauth2/token') return this.token(body, fault_, send);
 
     const soap = path.startsWith('/services/Soap/m/');
@@ -267,6 +300,11 @@ export class Emulator {
       // plain-text body), not the REST API's 401 INVALID_SESSION_ID.
       // https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_userinfo_endpoint.htm
       return send(403, 'Bad_OAuth_Token', { 'content-type': 'text/plain;charset=UTF-8' });
+    }
+    if (method === 'GET' && /^\/services\/data\/?$/.test(path)) {
+      // Versions: every API version the org serves, no authentication needed.
+      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_versions.htm
+      return send(200, [{ label: "Winter '24", url: '/services/data/v59.0', version: '59.0' }]);
     }
     if (!bearer || !this.accessTokens.has(bearer)) return send(401, ERRORS.session);
     if (path.startsWith('/id/')) return send(200, this.identity());
@@ -350,6 +388,17 @@ export class Emulator {
       return reply(...this.create(sobject[1] ?? '', json()));
     }
     const one = /^\/sobjects\/(\w+)\/(\w+)$/.exec(rest);
+    if (method === 'GET' && one) {
+      // A record by id, with the fields the user can read.
+      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_get_field_values.htm
+      const [, object = '', id = ''] = one;
+      const found = this.org.table(object).get(id);
+      if (!found || this.org.unreadableObjects.has(object)) return reply(404, ERRORS.notFound);
+      const readable = Object.entries(found).filter(
+        ([name]) => name === 'Id' || this.org.access(object, name) !== 'none',
+      );
+      return reply(200, { attributes: attributes(object, id), ...Object.fromEntries(readable) });
+    }
     if (method === 'PATCH' && one) {
       if (fault_?.kind === 'lock') return reply(400, [this.lockError(one[2] ?? '')]);
       const result = this.update(one[1] ?? '', one[2] ?? '', json());
@@ -362,20 +411,10 @@ export class Emulator {
     return reply(404, ERRORS.notFound);
   }
 
-  private authorize(url: URL, send: (s: number, p: unknown, h?: Record<string, string>) => void) {
-    // The user approves at once: redirect back with a code, as the login page would.
-    const params = url.searchParams;
-    const redirectUri = params.get('redirect_uri') ?? '';
-    if (params.get('client_id') !== this.clientId) {
-      return send(400, 'error=invalid_client_id&error_description=client%20identifier%20invalid');
-    }
+  private issueCode(challenge: string | undefined, redirectUri: string): string {
     const code = `aPrx${randomBytes(16).toString('base64url')}`;
-    this.codes.set(code, { challenge: params.get('code_challenge') ?? undefined, redirectUri });
-    const target = new URL(redirectUri);
-    target.searchParams.set('code', code);
-    const state = params.get('state');
-    if (state !== null) target.searchParams.set('state', state);
-    send(302, '', { location: target.toString() });
+    this.codes.set(code, { challenge, redirectUri });
+    return code;
   }
 
   private token(
@@ -413,6 +452,10 @@ export class Emulator {
       if (!code || code.redirectUri !== params.get('redirect_uri')) {
         return error(400, 'invalid_grant', 'authentication failure');
       }
+      // PKCE: a code issued for a code_challenge is exchanged only with the code_verifier whose
+      // SHA-256 (base64url) is that challenge.
+      // https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_pkce.htm
+      // https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_web_server_flow.htm
       if (code.challenge !== undefined) {
         const verifier = params.get('code_verifier') ?? '';
         const expected = createHash('sha256').update(verifier).digest('base64url');

@@ -71,6 +71,7 @@ describe('service-crm', () => {
       emulator.url,
       '--port',
       '0',
+      '--no-browser',
     ]);
     const done = collect(child);
     const printed = new Promise<string>((resolve) => {
@@ -88,7 +89,7 @@ describe('service-crm', () => {
     expect(new URL(url).searchParams.get('scope')).toBe(
       'api sfap_api id refresh_token full openid',
     );
-    const callback = (await fetch(url, { redirect: 'manual' })).headers.get('location') ?? '';
+    const callback = await emulator.approve(url);
     expect(await (await fetch(callback)).text()).toMatch(/Connected/);
     const login = await done;
     expect(login.code).toBe(0);

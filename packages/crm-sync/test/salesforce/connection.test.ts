@@ -50,8 +50,7 @@ describe('OAuth web server flow', () => {
       loginUrl: emulator.url,
     };
     const auth = createAuthorization({ ...client, redirectUri: 'http://127.0.0.1:9/callback' });
-    const approved = await fetch(auth.url, { redirect: 'manual' });
-    const callback = new URL(approved.headers.get('location') ?? '');
+    const callback = await emulator.approve(auth.url);
     const tokens = await exchangeCode(client, auth, {
       code: callback.searchParams.get('code') ?? '',
       state: callback.searchParams.get('state'),
@@ -78,8 +77,7 @@ describe('OAuth web server flow', () => {
     await expect(exchangeCode(client, auth, { code: 'x', state: 'forged' })).rejects.toThrow(
       /state/,
     );
-    const approved = await fetch(auth.url, { redirect: 'manual' });
-    const code = new URL(approved.headers.get('location') ?? '').searchParams.get('code') ?? '';
+    const code = (await emulator.approve(auth.url)).searchParams.get('code') ?? '';
     const error = await exchangeCode(
       client,
       { ...auth, codeVerifier: 'wrong'.repeat(10) },

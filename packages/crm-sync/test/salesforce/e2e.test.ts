@@ -34,9 +34,7 @@ describe('end to end through the public API', () => {
       ...client,
       redirectUri: 'http://localhost:1717/OauthRedirect',
     });
-    const redirect = new URL(
-      (await fetch(auth.url, { redirect: 'manual' })).headers.get('location') ?? '',
-    );
+    const redirect = await emulator.approve(auth.url);
     const tokens = await exchangeCode(client, auth, {
       code: redirect.searchParams.get('code') ?? '',
       state: redirect.searchParams.get('state'),

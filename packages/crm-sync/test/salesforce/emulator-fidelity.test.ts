@@ -48,8 +48,7 @@ describe('client_secret', () => {
     const client = { clientId: emulator.clientId, loginUrl: emulator.url };
     const exchange = async (clientSecret?: string) => {
       const auth = createAuthorization({ ...client, redirectUri: 'http://127.0.0.1:9/cb' });
-      const approved = await fetch(auth.url, { redirect: 'manual' });
-      const callback = new URL(approved.headers.get('location') ?? '');
+      const callback = await emulator.approve(auth.url);
       return exchangeCode({ ...client, clientSecret }, auth, {
         code: callback.searchParams.get('code') ?? '',
         state: callback.searchParams.get('state'),

@@ -204,6 +204,34 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
             401,
           ],
           ['secretKey of the wrong type', { body: { domain: 'acme.com', secretKey: 42 } }, 401],
+          // Issue 14 item 5: a key header that is present must carry exactly one usable key,
+          // whatever valid key the body holds.
+          ...(
+            [
+              ['Basic with a valid key', `Basic ${KEY}`],
+              ['Bearer a b', `Bearer ${OTHER_KEY} ${KEY}`],
+              ['Bearer without a token', 'Bearer'],
+              ['an empty Authorization', ''],
+              ['a repeated Authorization, as Fetch joins it', `Bearer ${KEY}, Bearer ${KEY}`],
+            ] as const
+          ).map(([name, authorization]): [string, RequestSpec, number] => [
+            `${name}, body secretKey valid`,
+            { headers: { authorization }, body: { domain: 'acme.com', secretKey: KEY } },
+            401,
+          ]),
+          [
+            'a repeated x-service-secret-key, as Fetch joins it',
+            { headers: { 'x-service-secret-key': `${KEY}, ${KEY}` }, body: { domain: 'acme.com' } },
+            401,
+          ],
+          [
+            'an empty x-service-secret-key, body secretKey valid',
+            {
+              headers: { 'x-service-secret-key': '' },
+              body: { domain: 'acme.com', secretKey: KEY },
+            },
+            401,
+          ],
         ]),
       )('%s', async (_, spec, status) => {
         const sent = await send(spec);
@@ -227,6 +255,11 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
         ['over-long email', { email: `${'a'.repeat(400)}@acme.com` }],
         ['over-long domain', { domain: `${'a'.repeat(2100)}.com` }],
         ['domain longer than a DNS name', { domain: `${'a.'.repeat(127)}io` }],
+        // Issue 14 item 7: a port or userinfo names a server, not a company.
+        ['domain with a port', { domain: 'acme.com:8080' }],
+        ['URL with its default port', { domain: 'https://acme.com:443/' }],
+        ['domain with userinfo', { domain: 'https://initech.io@acme.com/' }],
+        ['email whose domain has a port', { email: 'ann@acme.com:80' }],
         ['NUL in an email', { email: 'ann\u0000@acme.com' }],
         ['an array body', [{ domain: 'acme.com' }]],
         ['a JSON string body', 'acme.com'],
@@ -279,6 +312,21 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
           });
           expect(sent.status).toBe(200);
         }
+      });
+
+      // Issue 14 item 7: the host a browser would read, and no trailing dot.
+      it.each([
+        ['acme.com#@initech.io -> acme.com', { domain: 'acme.com#@initech.io' }, 'acme.com'],
+        [
+          'http://initech.io\\@acme.com -> initech.io',
+          { domain: 'http://initech.io\\@acme.com' },
+          'initech.io',
+        ],
+        ['ACME.COM. -> acme.com', { domain: 'ACME.COM.' }, 'acme.com'],
+        ['ann@acme.com. -> ann@acme.com', { email: 'ann@acme.com.' }, 'acme.com'],
+        ['ANN@ACME.COM. -> ann@acme.com', { email: 'ANN@ACME.COM.' }, 'acme.com'],
+      ])('reads %s, as a browser would', async (_, body, domain) => {
+        expect((await ok(body)).company.domain).toBe(domain);
       });
 
       it('ignores __proto__ and constructor keys', async () => {
