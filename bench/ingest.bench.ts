@@ -2,11 +2,12 @@
 // start to exit, computed from the events the store holds afterwards (read back), at 100,000 and
 // 1,000,000 sessions. Targets (issue 15): >= 20,000/s embedded, >= 50,000/s PostgreSQL at 1M.
 // Sizes: INGEST_BENCH_SESSIONS=100000,1000000 (default); stores: INGEST_BENCH_STORES=embedded,postgres.
+// INGEST_BENCH_PROFILE=1 also profiles the command (node --cpu-prof) and prints where its time went.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LookupStore, openEmbeddedStore, openPostgresStore } from '@service/lookup-core';
@@ -16,8 +17,21 @@ const SIZES = (process.env.INGEST_BENCH_SESSIONS ?? '100000,1000000').split(',')
 const STORES = (process.env.INGEST_BENCH_STORES ?? 'embedded,postgres').split(',');
 const TARGETS: Record<string, number> = { embedded: 20_000, postgres: 50_000 };
 const CLI = join(import.meta.dirname, '../packages/lookup-core/dist/cli.js');
+const PROFILE = process.env.INGEST_BENCH_PROFILE === '1';
 /** Sessions per company: 100,000 sessions in 2,000 companies, as issue 15 measured. */
 const SESSIONS_PER_COMPANY = 50;
+
+/** What every session of the file shares; the loop below sets what differs. */
+const SESSION = {
+  type: 'session',
+  active_time: 180,
+  pages_visited: ['/', '/pricing', '/docs'],
+  referrer: 'https://www.google.com/',
+  city: 'Austin',
+  state: 'Texas',
+  country: 'United States',
+};
+const INTENTS = ['low', 'medium', 'high', 'very_high'];
 
 /** Writes `total` sessions as NDJSON: half identified (20 contacts per company), varied intent. */
 async function writeEvents(file: string, total: number): Promise<void> {
@@ -26,31 +40,68 @@ async function writeEvents(file: string, total: number): Promise<void> {
   const base = Date.UTC(2025, 0, 1);
   for (let i = 0; i < total; i++) {
     const c = i % companies;
-    const start = base + i * 1_000;
-    const event = {
-      type: 'session',
+    const domain = `company${c}.com`;
+    const line = JSON.stringify({
+      ...SESSION,
       id: `s${i}`,
-      company: { domain: `company${c}.com`, name: `Company ${c}`, industry: 'Software' },
-      contact:
-        i % 2 === 0
-          ? { email: `person${(i >> 1) % 20}@company${c}.com`, name: 'A Person' }
-          : undefined,
+      company: { domain, name: `Company ${c}`, industry: 'Software' },
+      ...(i % 2 === 0 && { contact: { email: `person${(i >> 1) % 20}@${domain}` } }),
       visitor_id: `v${i % 50_021}`,
-      start_time: new Date(start).toISOString(),
-      end_time: new Date(start + 240_000).toISOString(),
-      active_time: 180,
-      pages_visited: ['/', '/pricing', '/docs'],
+      start_time: new Date(base + i * 1_000).toISOString(),
+      end_time: new Date(base + i * 1_000 + 240_000).toISOString(),
       signals: i % 7 === 0 ? ['Pricing page'] : [],
-      referrer: 'https://www.google.com/',
-      intent: (['low', 'medium', 'high', 'very_high'] as const)[i % 4],
-      city: 'Austin',
-      state: 'Texas',
-      country: 'United States',
-    };
-    if (!out.write(`${JSON.stringify(event)}\n`)) await once(out, 'drain');
+      intent: INTENTS[i % 4],
+    });
+    if (!out.write(`${line}\n`)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
+}
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string } }>;
+  samples: number[];
+}
+
+const VALIDATION = new Set([
+  'parseEvent',
+  'instant',
+  'hasUnstorableText',
+  'remembered',
+  'normalizeDomain',
+  'normalizeEmail',
+  'fitsJsonBytes',
+  'jsonBytes',
+]);
+const READING = new Set(['readNdjson', 'available', 'restOfLine', 'consume']);
+
+/** The part of the command a profile frame belongs to (by function, since dist is bundled). */
+function partOf(f: { functionName: string; url: string }): string {
+  if (f.functionName === '(idle)') return 'waiting for the database';
+  if (f.functionName === '(garbage collector)') return 'garbage collection';
+  if (f.url.startsWith('wasm')) return 'PGlite PostgreSQL (wasm)';
+  if (f.url.includes('@electric-sql/pglite')) return 'PGlite JS (file system, protocol)';
+  if (f.url.includes('/zod/') || VALIDATION.has(f.functionName)) return 'validation';
+  if (f.url.includes('/pg/') || f.url.includes('pg-protocol')) return 'pg driver';
+  if (READING.has(f.functionName)) return 'reading NDJSON';
+  return 'other (batching, hashing, node)';
+}
+
+/** Where a profiled run's samples fell, by part, as shares of all samples. */
+async function profileSummary(dir: string): Promise<string> {
+  const [name] = await readdir(dir);
+  const profile = JSON.parse(await readFile(join(dir, name ?? ''), 'utf8')) as CpuProfile;
+  const part = new Map<number, string>();
+  for (const { id, callFrame: f } of profile.nodes) part.set(id, partOf(f));
+  const counts = new Map<string, number>();
+  for (const id of profile.samples) {
+    const p = part.get(id) ?? 'other (batching, hashing, node)';
+    counts.set(p, (counts.get(p) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([p, n]) => `${p} ${((100 * n) / profile.samples.length).toFixed(0)}%`)
+    .join(', ');
 }
 
 interface Target {
@@ -113,10 +164,14 @@ try {
         continue;
       }
       try {
+        const profileDir = join(dir, `profile-${store}-${size}`);
+        const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
         const started = performance.now();
-        const run = spawnSync(process.execPath, [CLI, 'ingest', file, ...target.flags], {
-          encoding: 'utf8',
-        });
+        const run = spawnSync(
+          process.execPath,
+          [...profiling, CLI, 'ingest', file, ...target.flags],
+          { encoding: 'utf8' },
+        );
         const seconds = (performance.now() - started) / 1000;
         if (run.status !== 0) {
           failures.push(
@@ -133,6 +188,7 @@ try {
           `${store.padEnd(9)} ${size.toLocaleString('en').padStart(10)} sessions  ${seconds.toFixed(1).padStart(7)} s  ${Math.round(rate).toLocaleString('en').padStart(8)} events/s  (target ${goal.toLocaleString('en')}/s at 1,000,000: ${(rate / goal).toFixed(2)}x)`,
         );
         console.log(rows.at(-1));
+        if (PROFILE) console.log(`  profile: ${await profileSummary(profileDir)}`);
       } finally {
         await target.drop();
       }

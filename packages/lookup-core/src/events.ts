@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { EVENT_LIMITS, jsonBytes } from './limits.js';
+import { EVENT_LIMITS, fitsJsonBytes, jsonBytes } from './limits.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
 import type { PurchaseIntent } from './types.js';
 
@@ -14,7 +14,7 @@ const L = EVENT_LIMITS;
 
 const chars = (max: number) => z.string().max(max);
 const bytes = (max: number) =>
-  z.string().refine((s) => jsonBytes(s) <= max, `longer than ${max} bytes`);
+  z.string().refine((s) => fitsJsonBytes(s, max), `longer than ${max} bytes`);
 const optionalBytes = (max: number) => bytes(max).nullish();
 const count = z.number().int().nonnegative().max(L.counter);
 /** Checked as a calendar instant by `instant` once the shape is known. */
@@ -185,6 +185,27 @@ function describeIssue(error: z.ZodError): string {
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
+/**
+ * Normalised domains and emails as last computed: an events file names the same companies and
+ * contacts over and over, and normalising parses a URL each time. Bounded by starting afresh.
+ */
+const domains = new Map<string, string | null>();
+const emails = new Map<string, string | null>();
+const REMEMBERED = 10_000;
+function remembered(
+  cache: Map<string, string | null>,
+  input: string,
+  normalize: (input: string) => string | null,
+): string | null {
+  let value = cache.get(input);
+  if (value === undefined) {
+    if (cache.size >= REMEMBERED) cache.clear();
+    value = normalize(input);
+    cache.set(input, value);
+  }
+  return value;
+}
+
 /** Validates one event (an object, or an NDJSON line) and returns its stored form or a reason. */
 export function parseEvent(input: unknown, options: ParseOptions = {}): ParsedEvent {
   let value = input;
@@ -210,11 +231,11 @@ export function parseEvent(input: unknown, options: ParseOptions = {}): ParsedEv
   const end = e.type === 'session' ? instant(e.end_time, latest) : start;
   if (typeof end === 'string') return { ok: false, reason: `end_time: ${end}` };
   if (end < start) return { ok: false, reason: 'end_time: end_time is before start_time' };
-  const domain = normalizeDomain(e.company.domain);
+  const domain = remembered(domains, e.company.domain, normalizeDomain);
   if (domain === null) return { ok: false, reason: 'company.domain: not a domain' };
   let email: string | null = null;
   if (e.contact) {
-    email = normalizeEmail(e.contact.email);
+    email = remembered(emails, e.contact.email, normalizeEmail);
     if (email === null) return { ok: false, reason: 'contact.email: not an email address' };
     // Normalising writes the domain in punycode, which can lengthen it.
     if (jsonBytes(email) > L.email)

@@ -35,3 +35,8 @@ export const EVENT_LIMITS = {
 export function jsonBytes(text: string): number {
   return Buffer.byteLength(JSON.stringify(text), 'utf8') - 2;
 }
+
+/** Whether `jsonBytes(text) <= max`; a UTF-16 unit never takes more than 6 (`\u001f`). */
+export function fitsJsonBytes(text: string, max: number): boolean {
+  return text.length * 6 <= max || jsonBytes(text) <= max;
+}

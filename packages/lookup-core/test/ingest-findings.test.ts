@@ -166,6 +166,7 @@ for (const backend of backends) {
         line(session('served', '2025-03-01T10:00:00Z', { company: { domain: 'served.io' } }), ws),
       ]);
       const key = 'sk_live_findings_0123456789abcdefghij';
+      const rejects = join(dir, `rejects-serve-${files}.ndjson`);
       const child = spawn(
         process.execPath,
         [
@@ -175,6 +176,8 @@ for (const backend of backends) {
           '0',
           '--events',
           file,
+          '--rejects',
+          rejects,
           '--key',
           key,
           ...backend.flags(),
@@ -199,6 +202,7 @@ for (const backend of backends) {
       try {
         expect(stdout).toMatch(/: 1 ingested, 0 unchanged, 0 replaced, 1 rejected/);
         expect(stderr).toContain('line 1: start_time: too far in the future');
+        expect((await readRejects(rejects)).map((r) => r.line)).toEqual([1]);
         const response = await fetch(`${origin}/api/service/lookup`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -254,6 +258,26 @@ for (const backend of backends) {
       expect(stored.find((o) => o.company.domain === 'two.io')?.company.name).toBe('Line\u2029Sep');
     }, 60_000);
 
+    it('rejects a 128 MB line while its heap holds 64 MB, and stores the lines around it', async () => {
+      const ws = `huge-${++workspaces}`;
+      const file = join(dir, `huge-${++files}.ndjson`);
+      const huge = Buffer.alloc(128 * 1024 * 1024, 0x78);
+      await writeFile(
+        file,
+        Buffer.concat([
+          Buffer.from(`${line(session('before', '2025-03-01T10:00:00Z'), ws)}\n{"referrer":"`),
+          huge,
+          Buffer.from(`"}\n${line(session('after', '2025-03-02T10:00:00Z'), ws)}\n`),
+        ]),
+      );
+      // Held whole, the line alone would not fit in the heap.
+      const run = await runCli(['ingest', file, ...backend.flags()], ['--max-old-space-size=64']);
+      await rm(file);
+      expect(run.stderr).toContain('line 2: line longer than 1048576 bytes');
+      expect(run.code).toBe(3);
+      expect(run.stdout).toMatch(/: 2 ingested, 0 unchanged, 0 replaced, 1 rejected/);
+    }, 120_000);
+
     it('refuses counters above 2^31-1, and the one line whose sum would pass 2^53-1', async () => {
       const ws = `sums-${++workspaces}`;
       const engagement = (id: string, impressions: number) =>
@@ -292,3 +316,19 @@ for (const backend of backends) {
     }, 120_000);
   });
 }
+
+describe('ingest flags', () => {
+  it('a value that is not a whole number is a usage error: exit 2 and one clear line', async () => {
+    const file = await eventsFile([]);
+    for (const [flag, value] of [
+      ['--max-line-bytes', '0'],
+      ['--max-line-bytes', '1e6'],
+      ['--max-future-skew', '-1'],
+    ] as const) {
+      const run = await runCli(['ingest', file, `${flag}=${value}`]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${flag} must be a whole number`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  }, 60_000);
+});

@@ -147,8 +147,9 @@ const WRITE_BATCH = apply(BATCH, ['raw', 'companies', 'contacts']);
 const RECOMPUTE_COMPANIES = apply(STORED_OF_COMPANIES, ['companies']);
 const RECOMPUTE_CONTACTS = apply(STORED_OF_CONTACTS, ['contacts']);
 
+/** `$1`, `$2`, `$3`: the workspaces, types and ids of the batch, as arrays. */
 const FIND_EXISTING = `SELECT e.workspace, e.type, e.id, e.hash, e.domain, e.email
-  FROM events e JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, type text, id text)
+  FROM events e JOIN unnest($1::text[], $2::text[], $3::text[]) AS k(workspace, type, id)
   ON e.workspace = k.workspace AND e.type = k.type AND e.id = k.id`;
 const DELETE_EVENTS = `DELETE FROM events e USING jsonb_to_recordset($1::jsonb) AS k(workspace text, type text, id text)
   WHERE e.workspace = k.workspace AND e.type = k.type AND e.id = k.id`;
@@ -181,7 +182,8 @@ const eventKey = (e: { workspace: string; type: string; id: string }) =>
 async function writeBatch(tx: Queryable, events: StoredEvent[]) {
   const keyOf = (e: StoredEvent) => ({ workspace: e.workspace, type: e.type, id: e.id });
   const existing = new Map<string, Existing>();
-  for (const row of await tx.query<Existing>(FIND_EXISTING, [JSON.stringify(events.map(keyOf))])) {
+  const keys = [events.map((e) => e.workspace), events.map((e) => e.type), events.map((e) => e.id)];
+  for (const row of await tx.query<Existing>(FIND_EXISTING, keys)) {
     existing.set(eventKey(row), row);
   }
   const fresh: StoredEvent[] = [];
@@ -375,6 +377,8 @@ export async function ingestEvents(
   await writing;
   if (rejected.length > 0) options.onProgress?.({ ...progress });
   await refreshStatistics(db, progress.ingested + progress.replaced);
+  // The database's refusals arrive while later lines are read: report them in line order.
+  rejected.sort((a, b) => a.line - b.line);
   return {
     ingested: progress.ingested,
     unchanged: progress.unchanged,

@@ -22,9 +22,9 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the command from the sources to its end and collects what it printed. */
-export function runCli(args: string[]): Promise<CliRun> {
-  const child = spawn(process.execPath, [...cliFromSource(), ...args], {
+/** Runs the command from the sources to its end and collects what it printed; `node` options first. */
+export function runCli(args: string[], node: string[] = []): Promise<CliRun> {
+  const child = spawn(process.execPath, [...node, ...cliFromSource(), ...args], {
     cwd: PACKAGE,
     env: { ...process.env, SERVICE_SECRET_KEYS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

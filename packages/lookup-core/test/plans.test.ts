@@ -1,0 +1,173 @@
+/**
+ * Plans that stay right (issue 15, issue 16 "Linear in volume"): after an ingest, every query a
+ * lookup or the aggregate reads (crm-sync's `sync --events`) run reads events through
+ * `events_by_company` / `events_by_contact`, never `events_pkey` with a filter or a scan of the
+ * table. The statements are recorded as the store runs them and explained with their parameters,
+ * on both stores, after statistics were refreshed by the ingest itself.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Database, Queryable } from '../src/sql/db.js';
+import { openSqlStore } from '../src/sql/store.js';
+import { session } from './support/events.js';
+import { createTestDatabase, requires } from './support/postgres.js';
+
+const COMPANIES = 400;
+const SESSIONS = 20_000;
+const EVENT_INDEXES = new Set(['events_by_company', 'events_by_contact']);
+
+interface Recorded {
+  sql: string;
+  params: unknown[];
+}
+
+/** A Database over `queryable` that records every statement run outside a transaction. */
+function recording(
+  base: Queryable,
+  transaction: Database['transaction'],
+  close: () => Promise<void>,
+): Database & { recorded: Recorded[] } {
+  const recorded: Recorded[] = [];
+  return {
+    recorded,
+    query: (sql, params = []) => {
+      recorded.push({ sql, params });
+      return base.query(sql, params);
+    },
+    exec: (sql) => base.exec(sql),
+    transaction,
+    close,
+  };
+}
+
+function events() {
+  return Array.from({ length: SESSIONS }, (_, i) =>
+    session(`s${i}`, new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(), {
+      company: { domain: `company${i % COMPANIES}.com` },
+      contact: i % 2 === 0 ? { email: `p${(i >> 1) % 10}@company${i % COMPANIES}.com` } : null,
+      visitor_id: `v${i % 997}`,
+    }),
+  );
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** How each plan node reading `events` reads it: the index name, or the node type. */
+function eventReads(node: PlanNode, out: string[] = []): string[] {
+  if (node['Relation Name'] === 'events' || node['Index Name']?.startsWith('events'))
+    out.push(node['Index Name'] ?? node['Node Type']);
+  for (const child of node.Plans ?? []) eventReads(child, out);
+  return out;
+}
+
+function describePlans(open: () => Promise<Database & { recorded: Recorded[] }>) {
+  let db: Database & { recorded: Recorded[] };
+  afterAll(() => db?.close());
+
+  it('lookups and aggregate reads use the per-company and per-contact indexes', async () => {
+    db = await open();
+    const store = await openSqlStore(db);
+    const result = await store.ingest(events(), { batchSize: 5000 });
+    expect(result.ingested).toBe(SESSIONS);
+    // Statistics are fresh after the ingest (PGlite has no autovacuum to gather them).
+    const [stats] = await db.query<{ rows: number }>(
+      "SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'events'::regclass",
+    );
+    expect(Number(stats?.rows)).toBeGreaterThan(SESSIONS * 0.9);
+    db.recorded.length = 0;
+    for (const includeActivity of [false, true]) {
+      expect(
+        await store.lookup({ workspace: 'default', domain: 'company8.com', includeActivity }),
+      ).not.toBeNull();
+      expect(
+        await store.lookup({ workspace: 'default', email: 'p4@company8.com', includeActivity }),
+      ).not.toBeNull();
+    }
+    let companies = 0;
+    for await (const _ of store.readAggregates()) companies++;
+    expect(companies).toBe(COMPANIES);
+    const distinct = new Map(db.recorded.map((r) => [r.sql, r]));
+    expect(distinct.size).toBeGreaterThanOrEqual(6);
+    // Prepared statements switch to a generic plan after a few runs: both kinds must be right.
+    for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+      await db.exec(`SET plan_cache_mode = ${mode}`);
+      for (const { sql, params } of distinct.values()) {
+        const [row] = await db.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) ${sql}`,
+          params,
+        );
+        const plan = row?.['QUERY PLAN'];
+        const [top] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{
+          Plan: PlanNode;
+        }>;
+        const reads = eventReads(top?.Plan as PlanNode);
+        for (const read of reads)
+          expect({ mode, sql, read }).toEqual({
+            mode,
+            sql,
+            read: expect.toSatisfy((r: string) => EVENT_INDEXES.has(r)),
+          });
+      }
+    }
+  }, 300_000);
+}
+
+describe('embedded store', () => {
+  describePlans(async () => {
+    const lite = await PGlite.create();
+    const queryable = (
+      q: PGlite | Parameters<Parameters<PGlite['transaction']>[0]>[0],
+    ): Queryable => ({
+      query: async (sql, params) => (await q.query(sql, params)).rows as never,
+      exec: async (sql) => {
+        await q.exec(sql);
+      },
+    });
+    return recording(
+      queryable(lite),
+      (fn) => lite.transaction((tx) => fn(queryable(tx))),
+      () => lite.close(),
+    );
+  });
+});
+
+const database = await createTestDatabase();
+describe('PostgreSQL store', requires(database.missing), () => {
+  afterAll(() => database.drop());
+  describePlans(async () => {
+    // One connection, so the SET plan_cache_mode and the EXPLAINs after it share a session.
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    // Dropping the database at the end ends idle connections the pool is still closing.
+    pool.on('error', () => {});
+    const queryable = (q: pg.Pool | pg.PoolClient): Queryable => ({
+      query: async (sql, params) => (await q.query(sql, params)).rows,
+      exec: async (sql) => {
+        await q.query(sql);
+      },
+    });
+    return recording(
+      queryable(pool),
+      async (fn) => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await fn(queryable(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
+      () => pool.end(),
+    );
+  });
+});
