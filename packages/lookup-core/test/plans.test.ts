@@ -36,6 +36,12 @@ function recording(
       return base.query(sql, params);
     },
     exec: (sql) => base.exec(sql),
+    // The lookup's statement, prepared by the real stores: recorded and run here as a plain query.
+    prepared: async (sql, params) => {
+      recorded.push({ sql, params });
+      const rows = await base.query<Record<string, string | null>>(sql, params);
+      return rows.map((row) => Object.values(row));
+    },
     transaction,
     close,
   };

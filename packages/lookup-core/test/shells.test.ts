@@ -60,12 +60,13 @@ describe('the node listener', () => {
         built.Response++;
       }
     };
-    globalThis.ReadableStream = class extends originals.ReadableStream {
-      constructor(...args: ConstructorParameters<typeof ReadableStream>) {
+    const Stream = originals.ReadableStream as unknown as new (...args: unknown[]) => object;
+    globalThis.ReadableStream = class extends Stream {
+      constructor(...args: unknown[]) {
         super(...args);
         built.ReadableStream++;
       }
-    } as typeof ReadableStream;
+    } as unknown as typeof ReadableStream;
     try {
       const answers = [
         await post(server.port, '{"domain":"acme.com","includeActivity":true}', {
