@@ -8,6 +8,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { preparedStatements } from '../src/pglite-prepared.js';
 import type { Database, Queryable } from '../src/sql/db.js';
 import { openSqlStore } from '../src/sql/store.js';
 import { session } from './support/events.js';
@@ -22,11 +23,9 @@ interface Recorded {
   params: unknown[];
 }
 
-/** A Database over `queryable` that records every statement run outside a transaction. */
+/** A Database over `base` that records every statement run outside a transaction. */
 function recording(
-  base: Queryable,
-  transaction: Database['transaction'],
-  close: () => Promise<void>,
+  base: Queryable & Pick<Database, 'prepared' | 'transaction' | 'close'>,
 ): Database & { recorded: Recorded[] } {
   const recorded: Recorded[] = [];
   return {
@@ -35,15 +34,13 @@ function recording(
       recorded.push({ sql, params });
       return base.query(sql, params);
     },
-    exec: (sql) => base.exec(sql),
-    // The lookup's statement, prepared by the real stores: recorded and run here as a plain query.
-    prepared: async (sql, params) => {
+    prepared: (sql, params) => {
       recorded.push({ sql, params });
-      const rows = await base.query<Record<string, string | null>>(sql, params);
-      return rows.map((row) => Object.values(row));
+      return base.prepared(sql, params);
     },
-    transaction,
-    close,
+    exec: (sql) => base.exec(sql),
+    transaction: (fn) => base.transaction(fn),
+    close: () => base.close(),
   };
 }
 
@@ -135,11 +132,12 @@ describe('embedded store', () => {
         await q.exec(sql);
       },
     });
-    return recording(
-      queryable(lite),
-      (fn) => lite.transaction((tx) => fn(queryable(tx))),
-      () => lite.close(),
-    );
+    return recording({
+      ...queryable(lite),
+      prepared: preparedStatements(lite),
+      transaction: (fn) => lite.transaction((tx) => fn(queryable(tx))),
+      close: () => lite.close(),
+    });
   });
 });
 
@@ -157,9 +155,12 @@ describe('PostgreSQL store', requires(database.missing), () => {
         await q.query(sql);
       },
     });
-    return recording(
-      queryable(pool),
-      async (fn) => {
+    return recording({
+      ...queryable(pool),
+      prepared: async (sql, params) =>
+        (await pool.query<Array<string | null>>({ text: sql, values: params, rowMode: 'array' }))
+          .rows,
+      transaction: async (fn) => {
         const client = await pool.connect();
         try {
           await client.query('BEGIN');
@@ -173,7 +174,7 @@ describe('PostgreSQL store', requires(database.missing), () => {
           client.release();
         }
       },
-      () => pool.end(),
-    );
+      close: () => pool.end(),
+    });
   });
 });

@@ -14,8 +14,8 @@ import { CHANGES_CHANNEL, encodeChange, splitChange } from './changes.js';
 import type { Database, Queryable } from './db.js';
 
 /**
- * The events a statement adds to the aggregates: a query yielding event rows with `page_count`
- * and `aggregate` (whether the row counts), read through the CTE `batch`.
+ * The events a statement adds to the aggregates: a query yielding event rows (with `page_count`),
+ * read through the CTE `batch`.
  */
 type Source = string;
 /** A batch's columns, each sent as one array parameter and turned back into rows by `unnest`. */
@@ -47,21 +47,19 @@ const BATCH_COLUMNS = [
   ['likes', 'bigint'],
   ['shares', 'bigint'],
   ['comments', 'bigint'],
-  ['aggregate', 'boolean'],
 ] as const;
-type BatchRow = StoredEvent & { aggregate: boolean };
-/** The written events of a batch, one array per column; `aggregate` is false for replacements. */
+/** Events sent as one array per column, turned back into rows. */
 const BATCH: Source = `SELECT r.*, jsonb_array_length(r.pages) AS page_count FROM unnest(${BATCH_COLUMNS.map(
   ([, type], i) => `$${i + 1}::${type}[]`,
 ).join(', ')}) AS r(${BATCH_COLUMNS.map(([column]) => column).join(', ')})`;
-const batchParameters = (rows: BatchRow[]): unknown[] =>
+const batchParameters = (rows: StoredEvent[]): unknown[] =>
   BATCH_COLUMNS.map(([column, type]) =>
     rows.map((row) => (type === 'jsonb' ? JSON.stringify(row[column]) : row[column])),
   );
 /** Every stored event of the companies / contacts listed as JSON in `$1` (recomputation). */
-const STORED_OF_COMPANIES: Source = `SELECT e.*, true AS aggregate FROM events e
+const STORED_OF_COMPANIES: Source = `SELECT e.* FROM events e
   JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, domain text) ON e.workspace = k.workspace AND e.domain = k.domain`;
-const STORED_OF_CONTACTS: Source = `SELECT e.*, true AS aggregate FROM events e
+const STORED_OF_CONTACTS: Source = `SELECT e.* FROM events e
   JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, email text) ON e.workspace = k.workspace AND e.email = k.email`;
 
 const ACTIVITY_COLUMNS =
@@ -95,10 +93,9 @@ const RAW_COLUMNS = `workspace, type, id, hash, domain, company_name, industry, 
  * visitors are those the visitor insert added (its RETURNING rows).
  */
 const PARTS = {
-  raw: `raw AS (INSERT INTO events (${RAW_COLUMNS}) SELECT ${RAW_COLUMNS} FROM batch)`,
   companies: `visitors_added AS (
 INSERT INTO company_visitors (workspace, domain, visitor_id)
-SELECT DISTINCT e.workspace, e.domain, e.visitor_id FROM batch e WHERE e.aggregate AND e.visitor_id IS NOT NULL
+SELECT DISTINCT e.workspace, e.domain, e.visitor_id FROM batch e WHERE e.visitor_id IS NOT NULL
 ON CONFLICT DO NOTHING RETURNING workspace, domain),
 companies_added AS (
 INSERT INTO companies AS t (workspace, domain, name, industry, profile_at, ${ACTIVITY_COLUMNS}, visitors)
@@ -106,7 +103,7 @@ SELECT a.*, coalesce(v.added, 0) FROM (
   SELECT e.workspace, e.domain, ${latest('company_name')}, ${latest('industry')},
     max(e.seen_from) FILTER (WHERE e.company_name IS NOT NULL OR e.industry IS NOT NULL),
     ${ACTIVITY_SELECT}
-  FROM batch e WHERE e.aggregate
+  FROM batch e
   GROUP BY e.workspace, e.domain
 ) a LEFT JOIN (
   -- Visitors new to the company: the rows the insert above actually added.
@@ -118,14 +115,14 @@ ON CONFLICT (workspace, domain) DO UPDATE SET ${keepLatest('name')}, ${keepLates
 company_signals_added AS (
 INSERT INTO company_signals (workspace, domain, signal)
 SELECT DISTINCT e.workspace, e.domain, s.signal FROM batch e
-CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal) WHERE e.aggregate
+CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal)
 ON CONFLICT DO NOTHING)`,
   contacts: `contacts_added AS (
 INSERT INTO contacts AS t (workspace, email, company_domain, company_at, name, title, profile_at, ${ACTIVITY_COLUMNS})
 SELECT e.workspace, e.email, (array_agg(e.domain ORDER BY e.seen_from DESC))[1], max(e.seen_from),
   ${latest('contact_name')}, ${latest('title')},
   max(e.seen_from) FILTER (WHERE e.contact_name IS NOT NULL OR e.title IS NOT NULL), ${ACTIVITY_SELECT}
-FROM batch e WHERE e.aggregate AND e.email IS NOT NULL
+FROM batch e WHERE e.email IS NOT NULL
 GROUP BY e.workspace, e.email
 ON CONFLICT (workspace, email) DO UPDATE SET
   company_domain = CASE WHEN excluded.company_at >= t.company_at THEN excluded.company_domain ELSE t.company_domain END,
@@ -135,15 +132,26 @@ ON CONFLICT (workspace, email) DO UPDATE SET
 contact_signals_added AS (
 INSERT INTO contact_signals (workspace, email, signal)
 SELECT DISTINCT e.workspace, e.email, s.signal FROM batch e
-CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal) WHERE e.aggregate AND e.email IS NOT NULL
+CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal) WHERE e.email IS NOT NULL
 ON CONFLICT DO NOTHING)`,
 } as const;
 
-/** One statement: the source is read (and its JSON parsed) once, every part applied from it. */
-const apply = (source: Source, parts: Array<keyof typeof PARTS>) =>
-  `WITH batch AS MATERIALIZED (${source}), ${parts.map((p) => PARTS[p]).join(',\n')} SELECT 1`;
+/** One statement: the source is read once, every part applied from it, then `result`. */
+const apply = (source: Source, parts: Array<keyof typeof PARTS>, result = 'SELECT 1') =>
+  `WITH batch AS MATERIALIZED (${source}), ${parts.map((p) => PARTS[p]).join(',\n')} ${result}`;
 
-const WRITE_BATCH = apply(BATCH, ['raw', 'companies', 'contacts']);
+/**
+ * Stores the events whose id is new and adds exactly those to the aggregates (the rows the insert
+ * returns); answers their keys. An id already stored is left for `writeBatch` to compare.
+ */
+const WRITE_NEW = apply(
+  `INSERT INTO events (${RAW_COLUMNS}) SELECT ${RAW_COLUMNS} FROM (${BATCH}) AS b
+  ON CONFLICT (workspace, type, id) DO NOTHING RETURNING *`,
+  ['companies', 'contacts'],
+  'SELECT workspace, type, id FROM batch',
+);
+/** Stores new versions of stored ids; the recomputation counts them. */
+const WRITE_REPLACEMENTS = `INSERT INTO events (${RAW_COLUMNS}) SELECT ${RAW_COLUMNS} FROM (${BATCH}) AS b`;
 const RECOMPUTE_COMPANIES = apply(STORED_OF_COMPANIES, ['companies']);
 const RECOMPUTE_CONTACTS = apply(STORED_OF_CONTACTS, ['contacts']);
 
@@ -175,36 +183,45 @@ interface Existing {
   email: string | null;
 }
 
-const eventKey = (e: { workspace: string; type: string; id: string }) =>
-  JSON.stringify([e.workspace, e.type, e.id]);
+type EventKey = { workspace: string; type: string; id: string };
+const eventKey = (e: EventKey) => JSON.stringify([e.workspace, e.type, e.id]);
 
 /** Stores one batch (ids unique within it); returns how many were new, unchanged, replaced. */
 async function writeBatch(tx: Queryable, events: StoredEvent[]) {
-  const keyOf = (e: StoredEvent) => ({ workspace: e.workspace, type: e.type, id: e.id });
-  const existing = new Map<string, Existing>();
-  const keys = [events.map((e) => e.workspace), events.map((e) => e.type), events.map((e) => e.id)];
-  for (const row of await tx.query<Existing>(FIND_EXISTING, keys)) {
-    existing.set(eventKey(row), row);
-  }
-  const fresh: StoredEvent[] = [];
+  const added = await tx.query<EventKey>(WRITE_NEW, batchParameters(events));
+  const addedKeys = new Set(added.map(eventKey));
+  const fresh = events.filter((e) => addedKeys.has(eventKey(e)));
+  const stored = events.filter((e) => !addedKeys.has(eventKey(e)));
   const replaced: Array<{ old: Existing; event: StoredEvent }> = [];
   let unchanged = 0;
-  for (const event of events) {
-    const old = existing.get(eventKey(event));
-    if (!old) fresh.push(event);
-    else if (old.hash === event.hash) unchanged++;
-    else replaced.push({ old, event });
+  if (stored.length > 0) {
+    const keys = [
+      stored.map((e) => e.workspace),
+      stored.map((e) => e.type),
+      stored.map((e) => e.id),
+    ];
+    const existing = new Map<string, Existing>();
+    for (const row of await tx.query<Existing>(FIND_EXISTING, keys))
+      existing.set(eventKey(row), row);
+    for (const event of stored) {
+      const old = existing.get(eventKey(event));
+      // The insert met this id, so it is stored; only another process replacing it at the same
+      // moment could hide it, and then this ingest stops (nothing of the batch is kept).
+      if (old === undefined) throw new Error(`event ${eventKey(event)} changed during ingest`);
+      if (old.hash === event.hash) unchanged++;
+      else replaced.push({ old, event });
+    }
   }
   if (replaced.length > 0) {
-    await tx.query(DELETE_EVENTS, [JSON.stringify(replaced.map((r) => keyOf(r.event)))]);
+    const keyOf = ({ event: e }: { event: StoredEvent }) => ({
+      workspace: e.workspace,
+      type: e.type,
+      id: e.id,
+    });
+    await tx.query(DELETE_EVENTS, [JSON.stringify(replaced.map(keyOf))]);
+    await tx.query(WRITE_REPLACEMENTS, batchParameters(replaced.map((r) => r.event)));
+    await recompute(tx, replaced);
   }
-  // Replacements are stored here but counted by the recomputation below.
-  const written = [
-    ...fresh.map((e) => ({ ...e, aggregate: true })),
-    ...replaced.map((r) => ({ ...r.event, aggregate: false })),
-  ];
-  if (written.length > 0) await tx.query(WRITE_BATCH, batchParameters(written));
-  if (replaced.length > 0) await recompute(tx, replaced);
   const notices = changesOf([...fresh, ...replaced.flatMap((r) => [r.old, r.event])]);
   for (const notice of notices) {
     await tx.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, encodeChange(notice)]);
