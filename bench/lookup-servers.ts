@@ -104,11 +104,12 @@ if (kind === 'lookup') {
     send({ port, ingestSeconds, hot: HOT_DOMAINS.length });
   });
 } else if (kind === 'constant') {
-  // The answer as text too (what the SQL store gives), so the shell alone is measured.
+  // The answer as bytes too (what the SQL store's cache gives), so the shell alone is measured.
   const answer = JSON.parse(PAYLOAD);
+  const bytes = Buffer.from(PAYLOAD);
   const lookup = withAnswerText(
     async () => answer,
-    async () => PAYLOAD,
+    async () => bytes,
   );
   const constant = { lookup } as unknown as LookupStore;
   listen(toNodeListener(createLookupHandler({ store: constant, keys })));
