@@ -83,10 +83,12 @@ export {
   type PipelineStageResult,
 } from './pipeline-stage.js';
 export { planSync } from './plan.js';
+export { updateFields } from './plan-fields.js';
 export {
   type CreateStep,
   type CrmAccount,
   type CrmContact,
+  type CrmFieldValues,
   type CrmLead,
   type CrmOpportunity,
   type CrmSnapshot,
@@ -111,6 +113,7 @@ export {
   accountOwnerFields,
   baselineFields,
   buildQuery,
+  type ChildQuery,
   escapeSoqlString,
   type QueryOptions,
   SOQL_MAX_LENGTH,
@@ -120,4 +123,5 @@ export {
   type SoqlValue,
 } from './soql.js';
 export { type SourceFile, type SourceFormatOptions, toSourceFormat } from './source-format.js';
+export { holdsValue } from './stored-values.js';
 export { classifyTrafficSource, type TrafficSource } from './traffic-source.js';

@@ -8,25 +8,35 @@ import type { FieldMapping } from './field-mappings.js';
 import type { CrmObject, FieldValue } from './objects.js';
 import type { CustomerTypes, PipelineStage } from './pipeline-stage.js';
 
+/**
+ * Columns read beside the baseline: the Service fields a plan may set, by API name, with the
+ * value the org holds (null when empty). A field absent from the record was not read, and is
+ * written whatever its value.
+ */
+export interface CrmFieldValues {
+  readonly [field: string]: unknown;
+}
+
 /** An Account as the SOQL of `buildQuery('Account')` returns it (extra fields are ignored). */
-export interface CrmAccount {
+export interface CrmAccount extends CrmFieldValues {
   readonly Id: string;
   readonly Name?: string | null;
   readonly Website?: string | null;
   readonly Type?: string | null;
 }
-export interface CrmContact {
+export interface CrmContact extends CrmFieldValues {
   readonly Id: string;
   readonly Email?: string | null;
   readonly AccountId?: string | null;
 }
-export interface CrmLead {
+export interface CrmLead extends CrmFieldValues {
   readonly Id: string;
   readonly Email?: string | null;
   readonly IsConverted?: boolean | null;
   readonly ConvertedContactId?: string | null;
 }
 export interface CrmOpportunity {
+  readonly Id?: string;
   readonly AccountId?: string | null;
   readonly IsClosed: boolean;
   readonly IsWon: boolean;
@@ -165,7 +175,8 @@ export type SkipCode =
   | 'not-enabled'
   | 'no-values'
   | 'no-account'
-  | 'no-record';
+  | 'no-record'
+  | 'unchanged';
 
 export interface SkipStep {
   readonly type: 'skip';
@@ -199,4 +210,10 @@ export interface PlanSyncInput {
   readonly facts?: SyncFacts;
   /** Account Types that make the Pipeline Stage `Customer` (default: any starting with `Customer`). */
   readonly customerTypes?: CustomerTypes;
+  /**
+   * Write every planned field, even those the org already holds (default false: an update
+   * carries only the fields whose stored value differs, and a record with none left is a skip
+   * with code `unchanged`).
+   */
+  readonly full?: boolean;
 }

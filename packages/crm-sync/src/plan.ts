@@ -3,6 +3,7 @@
  * which are created and which feed posts are made, each with the reason it is there.
  */
 import type { CompanyAggregate, ContactAggregate, ObservedCompany } from './aggregates.js';
+import { customFields, customFieldsOf, type FieldMetadata } from './catalogue.js';
 import { normalizeDomain, normalizeEmail, parseDomain } from './domain.js';
 import { defineFieldMappings } from './field-mappings.js';
 import {
@@ -12,7 +13,7 @@ import {
   type WriteOperation,
 } from './field-values.js';
 import { checkMotions, motionMatches } from './motions.js';
-import type { CrmObject } from './objects.js';
+import type { CrmObject, FieldValue } from './objects.js';
 import {
   type CustomerTypes,
   computePipelineStage,
@@ -20,6 +21,7 @@ import {
 } from './pipeline-stage.js';
 import {
   type CreateStep,
+  type CrmFieldValues,
   type CrmSnapshot,
   defaultExportSettings,
   type ExportSettings,
@@ -35,6 +37,7 @@ import {
   type SyncPlan,
   type UpdateStep,
 } from './plan-types.js';
+import { holdsValue } from './stored-values.js';
 import { timelineText } from './timeline.js';
 
 /** A record: an existing one by id, or one created earlier in the plan by its key. */
@@ -65,6 +68,21 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string | null): Map<s
   return groups;
 }
 
+/**
+ * How the org stores `field` of `object`: the catalogue's metadata, or for a mapped field that of
+ * the catalogue field with the same source (a mapping of `sessions` holds a count).
+ */
+function fieldMetadata(
+  object: CrmObject,
+  field: string,
+  settings: ExportSettings,
+): FieldMetadata | undefined {
+  const own = customFieldsOf(object).find((f) => f.apiName === field);
+  if (own !== undefined) return own.metadata;
+  const mapping = settings.mappings.find((m) => m.object === object && m.apiName === field);
+  return customFields.find((f) => f.source === mapping?.source)?.metadata;
+}
+
 /** The idempotency key of the Account created for `domain`; settle() looks for it too. */
 const accountKey = (domain: string) => `Account:${domain}`;
 
@@ -85,6 +103,8 @@ class Planner {
   readonly contactsByEmail;
   readonly leadsByEmail;
   readonly opportunitiesByAccount;
+  /** Records by id, with the Service values they hold, to leave out what would not change. */
+  readonly recordsById: Map<string, CrmFieldValues>;
 
   constructor(
     crm: CrmSnapshot,
@@ -92,6 +112,7 @@ class Planner {
     readonly motions: readonly Motion[],
     readonly facts: SyncFacts,
     readonly customerTypes: CustomerTypes | undefined,
+    readonly full: boolean,
   ) {
     this.accountsByDomain = groupBy(crm.accounts, (a) =>
       a.Website ? normalizeDomain(a.Website) : null,
@@ -99,6 +120,9 @@ class Planner {
     this.contactsByEmail = groupBy(crm.contacts, (c) => (c.Email ? normalizeEmail(c.Email) : null));
     this.leadsByEmail = groupBy(crm.leads, (l) => (l.Email ? normalizeEmail(l.Email) : null));
     this.opportunitiesByAccount = groupBy(crm.opportunities ?? [], (o) => o.AccountId ?? null);
+    this.recordsById = new Map(
+      [...crm.accounts, ...crm.contacts, ...crm.leads].map((r) => [r.Id, r]),
+    );
   }
 
   skip(
@@ -130,12 +154,37 @@ class Planner {
       );
       return;
     }
-    const fields = this.values(from, object, 'update');
-    if (Object.keys(fields).length === 0)
+    const planned = this.values(from, object, 'update');
+    if (Object.keys(planned).length === 0) {
       this.skip(subject, 'no-values', `${object} ${id} matches, but there is nothing to write`, [
         id,
       ]);
-    else this.updates.push({ type: 'update', object, id, fields, subject, reason });
+      return;
+    }
+    const fields = this.full ? planned : this.changed(object, id, planned);
+    if (Object.keys(fields).length === 0) {
+      const count = Object.keys(planned).length;
+      this.skip(subject, 'unchanged', `${object} ${id} already holds the ${count} values`, [id]);
+      return;
+    }
+    this.updates.push({ type: 'update', object, id, fields, subject, reason });
+  }
+
+  /** The planned fields whose value differs from the one the record holds (when it was read). */
+  changed(
+    object: CrmObject,
+    id: string,
+    planned: Readonly<Record<string, FieldValue>>,
+  ): Record<string, FieldValue> {
+    const record = this.recordsById.get(id);
+    if (record === undefined) return { ...planned };
+    return Object.fromEntries(
+      Object.entries(planned).filter(
+        ([field, value]) =>
+          !Object.hasOwn(record, field) ||
+          !holdsValue(value, record[field], fieldMetadata(object, field, this.settings)),
+      ),
+    );
   }
 
   create(step: Omit<CreateStep, 'type'>, into: CreateStep[]): Target {
@@ -462,7 +511,14 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   defineFieldMappings(settings.mappings);
   const motions = input.motions ?? [];
   checkMotions(motions);
-  const planner = new Planner(input.crm, settings, motions, input.facts ?? {}, input.customerTypes);
+  const planner = new Planner(
+    input.crm,
+    settings,
+    motions,
+    input.facts ?? {},
+    input.customerTypes,
+    input.full === true,
+  );
   const observed = [...input.observed].sort(byString((o) => o.company.domain));
   for (const entry of observed) {
     const company = planner.company(entry);

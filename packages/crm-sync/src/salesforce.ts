@@ -12,6 +12,14 @@ export {
   type StepStatus,
 } from './salesforce/apply.js';
 export {
+  type Budget,
+  CALLS_PER_JOB,
+  checkBudget,
+  defaultReserve,
+  estimateWriteCalls,
+  type WriteEstimate,
+} from './salesforce/budget.js';
+export {
   type ConnectionOptions,
   type ConnectionStats,
   connect,
@@ -26,6 +34,23 @@ export {
   type SaveResult,
   type TransportOptions,
 } from './salesforce/connection.js';
+export {
+  type CrmChanges,
+  type CrmChangesOptions,
+  DEFAULT_OVERLAP_SECONDS,
+  type ObjectRead,
+  RECYCLE_BIN_DAYS,
+  readCrmChanges,
+  readMissing,
+} from './salesforce/crm-changes.js';
+export {
+  type CrmSnapshotFile,
+  defaultSnapshotPath,
+  readSnapshotFile,
+  SNAPSHOT_FORMAT,
+  type SnapshotObjectState,
+  writeSnapshotFile,
+} from './salesforce/crm-snapshot.js';
 export { connectFromEnv, type EnvironmentConnectionOptions } from './salesforce/environment.js';
 export {
   type ApiUsage,
@@ -39,6 +64,7 @@ export {
 export {
   type FieldChange,
   type FieldResult,
+  type FieldSetupOptions,
   type FieldSetupPlan,
   type FieldSetupResult,
   PERMISSION_REMEDY,

@@ -68,6 +68,17 @@ export type SoqlCondition =
   | { readonly field: string; readonly op?: SoqlOperator; readonly value: SoqlValue }
   | { readonly field: string; readonly in: readonly SoqlValue[] };
 
+/**
+ * A parent-to-child subquery in the SELECT list: `(SELECT IsClosed, IsWon FROM Opportunities)`,
+ * named by the child relationship (for standard objects, the plural of the child).
+ * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_relationships_query_using.htm
+ */
+export interface ChildQuery {
+  readonly relationship: string;
+  readonly fields: readonly string[];
+  readonly where?: readonly SoqlCondition[];
+}
+
 export interface QueryOptions {
   /** Read the Account owner (OwnerId, Owner.Email, Owner.Name). Default false. */
   readonly ownerSync?: boolean;
@@ -76,6 +87,8 @@ export interface QueryOptions {
   /** Extra fields to read (e.g. the Service fields, to compare before writing). */
   readonly fields?: readonly string[];
   readonly where?: readonly SoqlCondition[];
+  /** Subqueries of child records, selected after the fields. */
+  readonly children?: readonly ChildQuery[];
   readonly limit?: number;
   /** Longest query to produce; default `SOQL_MAX_LENGTH`. */
   readonly maxLength?: number;
@@ -140,6 +153,13 @@ function condition(c: SoqlCondition, values?: readonly SoqlValue[]): string {
   return `${fieldName(c.field)} ${c.op ?? '='} ${literal(c.value)}`;
 }
 
+function subquery({ relationship, fields, where = [] }: ChildQuery): string {
+  if (fields.length === 0)
+    throw new CrmSyncError('invalid_input', `The subquery on ${relationship} selects no field`);
+  const clauses = where.map((c) => condition(c));
+  return `(SELECT ${fields.map(fieldName).join(', ')} FROM ${fieldName(relationship)}${clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : ''})`;
+}
+
 /**
  * The SOQL to read `object`: one query, or several when an `IN` list is too long for one (the
  * longest `IN` list is split; the results of all queries together are the answer). An `IN` list
@@ -153,6 +173,7 @@ export function buildQuery(object: QueryObject, options: QueryOptions = {}): str
     unreadable = [],
     fields = [],
     where = [],
+    children = [],
     limit,
     maxLength = SOQL_MAX_LENGTH,
   } = options;
@@ -179,10 +200,11 @@ export function buildQuery(object: QueryObject, options: QueryOptions = {}): str
     (longest, c) => (longest === undefined || c.in.length > longest.in.length ? c : longest),
     undefined,
   );
+  const columns = [...selected.values(), ...children.map(subquery)].join(', ');
   const compose = (values?: readonly SoqlValue[]) => {
     const clauses = where.map((c) => condition(c, c === split ? values : undefined));
     return [
-      `SELECT ${[...selected.values()].join(', ')} FROM ${object}`,
+      `SELECT ${columns} FROM ${object}`,
       clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '',
       limit !== undefined ? ` LIMIT ${limit}` : '',
     ].join('');

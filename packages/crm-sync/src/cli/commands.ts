@@ -2,7 +2,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import {
-  type CrmAccount,
   type CrmOpportunity,
   computePipelineStage,
   customFields,
@@ -13,10 +12,11 @@ import {
 } from '../index.js';
 import { applyPlan } from '../salesforce/apply.js';
 import type { SalesforceConnection } from '../salesforce/connection.js';
-import { planFieldSetup, setUpFields } from '../salesforce/fields.js';
+import { type FieldSetupPlan, planFieldSetup, setUpFields } from '../salesforce/fields.js';
 import { fileJournal } from '../salesforce/journal.js';
-import { readCrm, readRecords } from '../salesforce/reads.js';
+import { readAccountsWithStage } from '../salesforce/reads.js';
 import type { SyncConfig } from './config.js';
+import { budgetFor, type CrmSourceOptions, crmSource } from './crm-source.js';
 import { writeDxProject } from './dx-project.js';
 import { importLookupCore } from './lookup-core.js';
 import { bar, CliError, EXIT, type ExitCode, type Io } from './output.js';
@@ -25,8 +25,9 @@ export async function fieldsPlan(
   connection: SalesforceConnection,
   io: Io,
   json: boolean,
+  permissionSet?: string,
 ): Promise<ExitCode> {
-  const plan = await planFieldSetup(connection);
+  const plan = await planFieldSetup(connection, { permissionSet });
   if (json) {
     io.out(
       JSON.stringify({
@@ -38,6 +39,7 @@ export async function fieldsPlan(
         })),
         grants: plan.grants.map((g) => g.fullName),
         profile: plan.profileFullName,
+        permissionSet: plan.permissionSet,
       }),
     );
     return EXIT.ok;
@@ -54,19 +56,29 @@ export async function fieldsPlan(
     );
   }
   if (plan.grants.length > 0)
-    io.out(`grant read+edit on ${plan.grants.length} fields to profile ${plan.profileFullName}`);
+    io.out(`grant read+edit on ${plan.grants.length} fields to ${grantee(plan)}`);
+  if (plan.permissionSet && !plan.permissionSet.assigned)
+    io.out(`assign permission set ${plan.permissionSet.name} to the connected user`);
   io.out(
     `${plan.upserts.length} fields to upsert, ${plan.grants.length} to grant. Run \`service-crm fields apply\` to apply.`,
   );
   return EXIT.ok;
 }
 
+/** Who the grants go to: the profile (default) or the permission set. */
+function grantee(plan: FieldSetupPlan): string {
+  return plan.permissionSet
+    ? `permission set ${plan.permissionSet.name}`
+    : `profile ${plan.profileFullName}`;
+}
+
 export async function fieldsApply(
   connection: SalesforceConnection,
   io: Io,
   json: boolean,
+  permissionSet?: string,
 ): Promise<ExitCode> {
-  const result = await setUpFields(connection);
+  const result = await setUpFields(connection, { permissionSet });
   if (json)
     io.out(
       JSON.stringify({
@@ -75,6 +87,7 @@ export async function fieldsApply(
         calls: result.calls,
         fields: result.fields,
         grants: result.grants,
+        assignment: result.assignment,
       }),
     );
   else if (result.unchanged) io.out('Fields are up to date: no changes.');
@@ -83,9 +96,15 @@ export async function fieldsApply(
     const updated = result.fields.filter((f) => f.ok && f.created === false).length;
     const granted = result.grants.filter((g) => g.ok).length;
     io.out(
-      `Created ${created} fields, updated ${updated}, granted ${granted} on profile ${result.plan.profileFullName} (${result.calls.upsertMetadata} upsert calls, ${result.calls.updateMetadata} profile update).`,
+      `Created ${created} fields, updated ${updated}, granted ${granted} on ${grantee(result.plan)}${result.assignment?.created ? ', assigned it to the connected user' : ''} (${result.calls.upsertMetadata} upsert calls, ${result.calls.updateMetadata} profile update).`,
     );
-    for (const f of [...result.fields, ...result.grants].filter((r) => !r.ok)) {
+    for (const f of [
+      ...result.fields,
+      ...result.grants,
+      ...(result.assignment
+        ? [{ ...result.assignment, fullName: 'permission set assignment' }]
+        : []),
+    ].filter((r) => !r.ok)) {
       io.out(
         `failed ${f.fullName}: ${f.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
       );
@@ -111,17 +130,14 @@ export async function stage(
   options: { account?: string | undefined; json: boolean },
 ): Promise<ExitCode> {
   const where = options.account ? [{ field: 'Id', value: options.account }] : [];
-  const accounts = (await readRecords<CrmAccount>(connection, 'Account', { where })).records;
+  // The Accounts with their Opportunities' facts from one query (a subquery).
+  const { accounts, opportunities } = await readAccountsWithStage(connection, { where });
   if (options.account && accounts.length === 0) {
     throw new CliError(
       EXIT.usage,
       `No Account with id ${options.account} is visible to the connected user`,
     );
   }
-  const opportunityWhere = options.account ? [{ field: 'AccountId', value: options.account }] : [];
-  const opportunities = (
-    await readRecords<CrmOpportunity>(connection, 'Opportunity', { where: opportunityWhere })
-  ).records;
   const byAccount = new Map<string, CrmOpportunity[]>();
   for (const o of opportunities) {
     const list = byAccount.get(o.AccountId ?? '') ?? [];
@@ -182,44 +198,58 @@ async function observe(path: string, workspace: string, io: Io): Promise<Observe
 }
 
 export async function sync(
-  connection: SalesforceConnection,
+  connection: SalesforceConnection | undefined,
   io: Io,
-  options: { events: string; dryRun: boolean; json: boolean; journal: string; config: SyncConfig },
+  options: {
+    events: string;
+    dryRun: boolean;
+    json: boolean;
+    journal: string;
+    config: SyncConfig;
+    delta: CrmSourceOptions & { full: boolean; apiReserve: number | undefined };
+  },
 ): Promise<ExitCode> {
   const { config } = options;
   const observed = await observe(options.events, config.workspace, io);
-  const crm = await readCrm(connection, {
-    ownerSync: config.ownerSync,
-    unreadable: config.unreadable,
-  });
-  for (const [object, dropped] of Object.entries(crm.dropped)) {
-    if (dropped.length > 0)
-      io.err(`${object}: not readable by the connected user, left out: ${dropped.join(', ')}`);
-  }
-  const plan = planSync({
-    crm,
-    observed,
-    settings: config.settings,
-    motions: config.motions,
-    facts: config.facts,
+  const source = await crmSource(connection, io, options.delta);
+  const plan = await source.plan((crm) =>
+    planSync({
+      crm,
+      observed,
+      settings: config.settings,
+      motions: config.motions,
+      facts: config.facts,
+      full: options.delta.full,
+    }),
+  );
+  if (!options.dryRun) await source.keep();
+  const { estimate, budget, line } = await budgetFor(connection, plan, {
+    dryRun: options.dryRun,
+    bulk: config.bulk,
+    ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
   });
   const journal = options.dryRun ? undefined : await fileJournal(options.journal);
   const result = await applyPlan(connection, plan, {
     dryRun: options.dryRun,
     autoAssign: config.autoAssign,
     omitFields: config.unreadable,
+    ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
+    bulk: config.bulk,
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
   });
   // A finished run starts the next one afresh; a stopped one leaves the journal to resume from.
   if (journal && !result.stopped) await journal.clear?.();
+  const calls = connection?.totalCalls ?? 0;
   if (options.json) {
     io.out(
       JSON.stringify({
         summary: plan.summary,
         counts: result.counts,
         stopped: result.stopped,
-        calls: connection.stats.calls,
+        calls: connection?.stats.calls ?? {},
+        reads: source.changes?.reads,
+        budget: { estimate, ...(budget ? { usage: budget.usage, reserve: budget.reserve } : {}) },
         outcomes: result.outcomes,
       }),
     );
@@ -229,6 +259,7 @@ export async function sync(
         io.out(
           `${o.status === 'planned' ? 'would' : o.status}: ${describeStep(o.step)} (${o.step.reason})`,
         );
+      io.out(line);
     }
     for (const o of result.outcomes) {
       if (o.status === 'failed')
@@ -238,7 +269,7 @@ export async function sync(
     }
     const c = result.counts;
     io.out(
-      `${options.dryRun ? 'Dry run: ' : ''}${c.written} written, ${c.planned} planned, ${c['already-done']} already done, ${c.skipped} skipped, ${c.failed} failed, ${c.pending} pending; ${connection.totalCalls} API calls.`,
+      `${options.dryRun ? 'Dry run: ' : ''}${c.written} written, ${c.planned} planned, ${c['already-done']} already done, ${c.skipped} skipped, ${c.failed} failed, ${c.pending} pending; ${calls} API calls.`,
     );
     if (result.stopped) io.err(result.stopped.message);
   }

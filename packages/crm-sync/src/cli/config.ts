@@ -13,6 +13,7 @@ import {
   motionActions,
   type SyncFacts,
 } from '../index.js';
+import type { BulkOptions } from '../salesforce/bulk-options.js';
 import { CliError, EXIT } from './output.js';
 
 const intent = z.enum(['low', 'medium', 'high', 'very_high']);
@@ -79,6 +80,16 @@ const Config = z.strictObject({
   autoAssign: z.boolean().optional(),
   /** The events' workspace to read (default `default`). */
   workspace: z.string().min(1).optional(),
+  /** Bulk API 2.0 thresholds, or false for REST and composite calls only. */
+  bulk: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        writeThreshold: z.number().int().positive().optional(),
+        readThreshold: z.number().int().positive().optional(),
+      }),
+    ])
+    .optional(),
 });
 
 export interface SyncConfig {
@@ -89,6 +100,7 @@ export interface SyncConfig {
   readonly unreadable: readonly string[];
   readonly autoAssign: boolean;
   readonly workspace: string;
+  readonly bulk: BulkOptions | false;
 }
 
 /** Validates a parsed config; `source` names it in messages. */
@@ -124,6 +136,7 @@ function parseConfig(value: unknown, source: string): SyncConfig {
     unreadable: rest.unreadable ?? [],
     autoAssign: rest.autoAssign ?? true,
     workspace: rest.workspace ?? 'default',
+    bulk: (rest.bulk ?? {}) as BulkOptions | false,
   };
 }
 

@@ -65,19 +65,25 @@ const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   },
   'fields plan': {
     title: 'Show which Service fields and permissions field setup would change',
-    usage: 'service-crm fields plan [--json]',
+    usage: 'service-crm fields plan [--permission-set NAME] [--json]',
     summary:
-      'Show which Service fields would be created or updated and which the profile of the connected user would be granted. Changes nothing.',
+      'Show which Service fields would be created or updated and which the profile of the connected user (or the permission set) would be granted. Changes nothing.',
+    options:
+      '  --permission-set NAME  plan the grants on this permission set instead of the profile',
     connects: true,
     examples: ['service-crm fields plan', 'service-crm fields plan --json'],
   },
   'fields apply': {
     title: 'Create or update the Service fields and grant them on your profile',
-    usage: 'service-crm fields apply [--json]',
+    usage: 'service-crm fields apply [--permission-set NAME] [--json]',
     summary:
-      'Create or update the Service fields (Metadata API) and grant read and edit on them to the profile of the connected user. A second run changes nothing.',
+      'Create or update the Service fields (Metadata API) and grant read and edit on them to the profile of the connected user. With --permission-set, grant them through that permission set instead (created or updated, and assigned to the connected user): no profile is edited. A second run changes nothing.',
+    options: `  --permission-set NAME  grant through this permission set (API name), assigned to you`,
     connects: true,
-    examples: ['service-crm fields apply'],
+    examples: [
+      'service-crm fields apply',
+      'service-crm fields apply --permission-set Service_Fields',
+    ],
   },
   'fields export': {
     title: 'Write the fields as a Salesforce DX project to deploy with the sf CLI',
@@ -102,17 +108,38 @@ const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   sync: {
     title: 'Plan and apply a sync of observed activity (--dry-run: write nothing)',
     usage:
-      'service-crm sync --events FILE.ndjson [--config FILE] [--dry-run] [--journal FILE] [--json]',
+      'service-crm sync --events FILE.ndjson [--config FILE] [--dry-run [--snapshot FILE]] [--full] [--full-read] [--api-reserve N] [--journal FILE] [--json]',
     summary:
-      'Read the observed activity from the events file, read the org, plan the sync and apply it. Needs @service/lookup-core installed (an optional peer dependency).',
-    options: `  --events FILE  NDJSON events (one JSON object a line)
-  --config FILE  plan settings: export settings, motions, mappings (JSON)
-  --dry-run      print every step and write nothing
-  --journal FILE where finished steps are remembered to resume (default next to the token file)`,
+      'Read the observed activity from the events file, read what changed in the org since the last run (the org snapshot is kept next to the token file), plan the sync and write only the fields whose value changed. Needs @service/lookup-core installed (an optional peer dependency).',
+    options: `  --events FILE     NDJSON events (one JSON object a line)
+  --config FILE     plan settings: export settings, motions, mappings (JSON)
+  --dry-run         print every step and the API budget (calls beside the org's daily limit);
+                    write nothing
+  --snapshot FILE   with --dry-run: plan offline from a snapshot file (\`service-crm snapshot\`)
+  --full            write every planned field, even those the org already holds
+  --full-read       read every record, not only those changed since the last run
+  --api-reserve N   do not start when the run would leave fewer than N calls today
+                    (default 2% of the daily limit, at least 50)
+  --journal FILE    where finished steps are remembered to resume (default next to the token file)`,
     connects: true,
     examples: [
       'service-crm sync --events events.ndjson --dry-run',
       'service-crm sync --events events.ndjson --config service-crm.json --json',
+      'service-crm sync --events events.ndjson --dry-run --snapshot crm-snapshot.json',
+    ],
+  },
+  snapshot: {
+    title: "Write the org's records as a CRM snapshot file (for sync --dry-run --snapshot)",
+    usage: 'service-crm snapshot [--out FILE] [--full-read] [--config FILE] [--json]',
+    summary:
+      "Read the org's Accounts (with their Opportunity facts), Contacts and Leads as a sync reads them, and write them as a CRM snapshot file, to plan offline with `sync --dry-run --snapshot FILE`.",
+    options: `  --out FILE     the snapshot file (default crm-snapshot.json; mode 0600)
+  --full-read    read every record, not only those changed since the last run
+  --config FILE  plan settings: the mappings say which fields to read`,
+    connects: true,
+    examples: [
+      'service-crm snapshot --out crm-snapshot.json',
+      'service-crm sync --events events.ndjson --dry-run --snapshot crm-snapshot.json',
     ],
   },
 };

@@ -5,6 +5,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { fieldsApply, fieldsExport, fieldsPlan, stage, sync } from './commands.js';
 import { loadConfig } from './config.js';
 import { defaultTokenFile, resolveConnection } from './credentials.js';
+import { parseReserve, snapshotCommand } from './crm-source.js';
 import { commandHelp, USAGE } from './help.js';
 import { reportError } from './json-errors.js';
 import { login } from './login.js';
@@ -27,6 +28,11 @@ const OPTIONS = {
   journal: { type: 'string' },
   events: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  full: { type: 'boolean' },
+  'full-read': { type: 'boolean' },
+  snapshot: { type: 'string' },
+  'api-reserve': { type: 'string' },
+  'permission-set': { type: 'string' },
   account: { type: 'string' },
   out: { type: 'string' },
   port: { type: 'string' },
@@ -105,8 +111,9 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
     }
     case 'fields': {
       unexpected(extra);
-      if (sub === 'plan') return fieldsPlan(await connection(), io, json);
-      if (sub === 'apply') return fieldsApply(await connection(), io, json);
+      const permissionSet = values['permission-set'];
+      if (sub === 'plan') return fieldsPlan(await connection(), io, json, permissionSet);
+      if (sub === 'apply') return fieldsApply(await connection(), io, json, permissionSet);
       if (sub === 'export') return fieldsExport(values.out ?? 'service-fields', io, json);
       throw new CliError(
         EXIT.usage,
@@ -120,12 +127,33 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
       unexpected([sub, ...extra]);
       if (!values.events) throw new CliError(EXIT.usage, 'sync needs --events FILE.ndjson');
       const config = await loadConfig(values.config);
-      return sync(await connection(), io, {
+      if (values.snapshot && !values['dry-run'])
+        throw new CliError(EXIT.usage, '--snapshot plans offline: use it with --dry-run');
+      return sync(values.snapshot ? undefined : await connection(), io, {
         events: values.events,
         dryRun: values['dry-run'] === true,
         json,
         journal: values.journal ?? join(tokenFile, '..', 'sync-journal.json'),
         config,
+        delta: {
+          snapshot: values.snapshot,
+          fullRead: values['full-read'] === true,
+          full: values.full === true,
+          apiReserve: parseReserve(values['api-reserve']),
+          tokenFile,
+          config,
+        },
+      });
+    }
+    case 'snapshot': {
+      unexpected([sub, ...extra]);
+      const config = await loadConfig(values.config);
+      return snapshotCommand(await connection(), io, {
+        out: values.out ?? 'crm-snapshot.json',
+        fullRead: values['full-read'] === true,
+        tokenFile,
+        config,
+        json,
       });
     }
     default:

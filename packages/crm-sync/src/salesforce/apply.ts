@@ -10,9 +10,11 @@ import {
   type CrmObject,
   chunk,
   crmObjects,
+  customFieldsOf,
   escapeSoqlString,
   type FeedPostStep,
   type FieldValues,
+  holdsValue,
   normalizeDomain,
   type PlanStep,
   type RecordError,
@@ -20,6 +22,9 @@ import {
   type SyncPlan,
   type UpdateStep,
 } from '../index.js';
+import { defaultReserve } from './budget.js';
+import { createInBulk, updateInBulk } from './bulk-apply.js';
+import type { BulkOptions } from './bulk-options.js';
 import type { SalesforceConnection } from './connection.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from './errors.js';
 import { type ApplyJournal, inFlightKey, memoryJournal, stepKey } from './journal.js';
@@ -84,6 +89,12 @@ export interface ApplyOptions {
    * describe shows as not createable/updateable.
    */
   readonly omitFields?: readonly string[];
+  /**
+   * Bulk API 2.0 for the updates and creates of an object with at least `writeThreshold`
+   * (default 2,000) of them; `false` writes everything through composite calls and single
+   * creates. See `BulkOptions`.
+   */
+  readonly bulk?: BulkOptions | false;
 }
 
 export interface ApplyResult {
@@ -121,10 +132,6 @@ function withoutFields(step: PlanStep, omit: Map<CrmObject, Set<string>>): PlanS
     : { ...step, fields: Object.fromEntries(kept) };
 }
 
-function reserveOf(usage: ApiUsage, reserve: number | undefined): number {
-  return reserve ?? Math.max(50, Math.ceil(usage.max * 0.02));
-}
-
 function limitMessage(usage: ApiUsage | undefined): string {
   const used = usage
     ? `${usage.used} of ${usage.max} API calls used in the last 24 hours`
@@ -132,9 +139,12 @@ function limitMessage(usage: ApiUsage | undefined): string {
   return `Stopped before the org's daily API limit (${used}). Salesforce frees calls over a rolling 24 hours: run the same sync again in a few hours; finished steps are not written twice.`;
 }
 
-/** Applies `plan` to the org; see `ApplyOptions`. Auth errors are thrown; record errors are outcomes. */
+/**
+ * Applies `plan` to the org; see `ApplyOptions`. A dry run needs no org (`undefined`: plans
+ * offline). Auth errors are thrown; record errors are outcomes.
+ */
 export async function applyPlan(
-  connection: SalesforceConnection,
+  connection: SalesforceConnection | undefined,
   plan: SyncPlan,
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
@@ -156,6 +166,8 @@ export async function applyPlan(
       if (step.type !== 'skip') outcomes.set(step, { step, status: 'planned' });
     return result(steps, outcomes, true);
   }
+  if (connection === undefined)
+    throw new SalesforceError('invalid_options', 'Only a dry run applies a plan without an org');
 
   // Usage is read fresh once (a stored connection may carry yesterday's figure), then kept
   // current by the Sforce-Limit-Info header of every call.
@@ -163,7 +175,7 @@ export async function applyPlan(
   const guard = async () => {
     const usage = checked && connection.usage ? connection.usage : await connection.limits();
     checked = true;
-    if (usage.max - usage.used <= reserveOf(usage, options.apiReserve)) throw new Stop();
+    if (usage.max - usage.used <= (options.apiReserve ?? defaultReserve(usage))) throw new Stop();
   };
   const createdIds = new Map<string, string>(); // idempotency key -> record id
   const refused = new RefusedFields(connection);
@@ -172,11 +184,26 @@ export async function applyPlan(
     await applyUpdates(
       connection,
       steps.filter((s): s is UpdateStep => s.type === 'update'),
-      { journal, outcomes, guard, refused },
+      { journal, outcomes, guard, refused, bulk: options.bulk ?? {} },
       (n) => progress('update', n),
     );
+    if (options.bulk !== false) {
+      await createInBulk(
+        connection,
+        steps.filter((s): s is CreateStep => s.type === 'create'),
+        {
+          journal,
+          outcomes,
+          guard,
+          progress: (n) => progress('create', n),
+          options: options.bulk ?? {},
+          createdIds,
+          autoAssign: options.autoAssign !== false,
+        },
+      );
+    }
     for (const step of steps) {
-      if (step.type !== 'create') continue;
+      if (step.type !== 'create' || outcomes.has(step)) continue;
       await guard();
       outcomes.set(
         step,
@@ -232,10 +259,16 @@ interface RunState {
 async function applyUpdates(
   connection: SalesforceConnection,
   updates: readonly UpdateStep[],
-  { journal, outcomes, guard, refused }: RunState & { readonly guard: () => Promise<void> },
+  {
+    journal,
+    outcomes,
+    guard,
+    refused,
+    bulk,
+  }: RunState & { readonly guard: () => Promise<void>; readonly bulk: BulkOptions | false },
   progress: (n: number) => void,
 ): Promise<void> {
-  const todo: UpdateStep[] = [];
+  let todo: UpdateStep[] = [];
   const unsure: UpdateStep[] = [];
   for (const step of updates) {
     const key = stepKey(step);
@@ -269,6 +302,15 @@ async function applyUpdates(
   }
   await journal.record(Object.fromEntries([...confirmed].map((s) => [stepKey(s), s.id])));
   progress(updates.length - todo.length);
+  if (bulk !== false) {
+    todo = await updateInBulk(connection, todo, {
+      journal,
+      outcomes,
+      guard,
+      progress,
+      options: bulk,
+    });
+  }
   for (const batch of chunk(todo, COMPOSITE_BATCH_LIMIT)) {
     await guard();
     await journal.record(Object.fromEntries(batch.map((s) => [inFlightKey(stepKey(s)), s.id])));
@@ -355,20 +397,6 @@ async function updateWithoutRefused(
   };
 }
 
-/** Salesforce returns DateTimes as `...+0000`; compare instants, numbers and text as values. */
-function sameValue(planned: FieldValues[string], actual: unknown): boolean {
-  if (planned === actual || ((planned ?? null) === null && (actual ?? null) === null)) return true;
-  if (
-    typeof planned === 'string' &&
-    typeof actual === 'string' &&
-    /^\d{4}-\d\d-\d\dT/.test(planned)
-  ) {
-    const instant = (v: string) => Date.parse(v.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
-    return instant(planned) === instant(actual);
-  }
-  return false;
-}
-
 /** The steps whose record already holds every planned value. */
 async function alreadyHolding(
   connection: SalesforceConnection,
@@ -394,7 +422,12 @@ async function alreadyHolding(
     const byId = new Map(records.map((r) => [r.Id, r]));
     for (const step of list) {
       const record = byId.get(step.id);
-      if (record && Object.entries(step.fields).every(([f, v]) => sameValue(v, record[f])))
+      // Compared as the org stores values (DateTimes to the second, numbers at their scale).
+      const metadata = (f: string) => customFieldsOf(object).find((c) => c.apiName === f)?.metadata;
+      if (
+        record &&
+        Object.entries(step.fields).every(([f, v]) => holdsValue(v, record[f], metadata(f)))
+      )
         holding.add(step);
     }
   }

@@ -278,6 +278,15 @@ export class SalesforceConnection {
   }
 
   /**
+   * A call through another of jsforce's APIs over this connection (its Bulk API 2.0 job
+   * classes): counted in `stats.calls` under `operation`, failing with a `SalesforceError`.
+   * Nothing is resent but a call refused with `UNABLE_TO_LOCK_ROW`.
+   */
+  async call<T>(label: string, operation: string, call: () => PromiseLike<T>): Promise<T> {
+    return this.#send(label, operation, false, call);
+  }
+
+  /**
    * The connecting user's org and user ids: from the identity URL, or OpenID userinfo. An
    * expired token gets 403 `Bad_OAuth_Token` there, which jsforce does not take for an expired
    * session: one REST call (`/limits`) lets the connection refresh it, then userinfo is asked again.

@@ -14,8 +14,12 @@ import {
   type MetadataError,
 } from '../index.js';
 import type { Identity, SalesforceConnection } from './connection.js';
-import { SalesforcePermissionError } from './errors.js';
-import { customFieldComponent, profileGrantComponent } from './metadata-components.js';
+import { SalesforceError, SalesforcePermissionError } from './errors.js';
+import {
+  customFieldComponent,
+  permissionSetComponent,
+  profileGrantComponent,
+} from './metadata-components.js';
 import { queryAll } from './reads.js';
 
 /** Spec section 5.2 item 5, in plain words. */
@@ -116,9 +120,18 @@ export interface FieldChange {
 export interface FieldSetupPlan {
   /** Fields to upsert (missing or different), in catalogue order. */
   readonly upserts: readonly FieldChange[];
-  /** Fields whose read+edit must be granted on the connecting user's profile. */
+  /** Fields whose read+edit must be granted (on the profile, or on the permission set). */
   readonly grants: readonly CustomFieldSpec[];
   readonly profileFullName: string;
+  /**
+   * With `permissionSet`: its name, whether it exists, and whether it is assigned to the
+   * connecting user (the grants then go to it, not to the profile).
+   */
+  readonly permissionSet?: {
+    readonly name: string;
+    readonly id: string | undefined;
+    readonly assigned: boolean;
+  };
   /** True when nothing would change. */
   readonly upToDate: boolean;
 }
@@ -178,10 +191,50 @@ async function fieldDefinitions(
 }
 
 /** Compares the org with the catalogue (or `fields`): what field setup would change. */
+export interface FieldSetupOptions {
+  readonly fields?: readonly CustomFieldSpec[];
+  /**
+   * Grant read and edit through a permission set of this API name (created or updated, then
+   * assigned to the connecting user) instead of on the user's profile.
+   */
+  readonly permissionSet?: string | undefined;
+}
+
+/** A permission set's API name: a letter, then letters, digits and underscores. */
+function checkPermissionSetName(name: string): void {
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name) || name.length > 80)
+    throw new SalesforceError(
+      'invalid_options',
+      `${JSON.stringify(name)} is not a permission set API name (a letter, then letters, digits and underscores, at most 80)`,
+    );
+}
+
+/** The permission set named `name` and whether `userId` holds it (two queries). */
+async function permissionSetState(
+  connection: SalesforceConnection,
+  name: string,
+  userId: string,
+): Promise<NonNullable<FieldSetupPlan['permissionSet']>> {
+  const [set] = await queryAll<{ Id: string }>(
+    connection,
+    `SELECT Id FROM PermissionSet WHERE Name = ${quote(name)} AND IsOwnedByProfile = false`,
+  );
+  const assigned =
+    set !== undefined &&
+    (
+      await queryAll<{ Id: string }>(
+        connection,
+        `SELECT Id FROM PermissionSetAssignment WHERE AssigneeId = ${quote(userId)} AND PermissionSetId = ${quote(set.Id)}`,
+      )
+    ).length > 0;
+  return { name, id: set?.Id, assigned };
+}
+
 export async function planFieldSetup(
   connection: SalesforceConnection,
-  options: { readonly fields?: readonly CustomFieldSpec[]; readonly preflight?: Preflight } = {},
+  options: FieldSetupOptions & { readonly preflight?: Preflight } = {},
 ): Promise<FieldSetupPlan> {
+  if (options.permissionSet !== undefined) checkPermissionSetName(options.permissionSet);
   const fields = options.fields ?? customFields;
   const check = options.preflight ?? (await preflight(connection));
   const objects = [...new Set(fields.map((f) => f.object))];
@@ -199,8 +252,17 @@ export async function planFieldSetup(
     const diff = differences(field, existing);
     if (diff.length > 0) upserts.push({ field, reason: 'changed', differences: diff });
   }
+  const set =
+    options.permissionSet === undefined
+      ? undefined
+      : await permissionSetState(connection, options.permissionSet, check.identity.userId);
+  const holder = set
+    ? set.id === undefined
+      ? undefined
+      : `ParentId = ${quote(set.id)}`
+    : `Parent.ProfileId = ${quote(check.profileId)}`;
   const permissions =
-    objects.length === 0
+    objects.length === 0 || holder === undefined
       ? []
       : await queryAll<{
           Field: string;
@@ -208,7 +270,7 @@ export async function planFieldSetup(
           PermissionsEdit: boolean;
         }>(
           connection,
-          `SELECT Field, PermissionsRead, PermissionsEdit FROM FieldPermissions WHERE Parent.ProfileId = ${quote(check.profileId)} AND SobjectType IN (${objects.map(quote).join(', ')})`,
+          `SELECT Field, PermissionsRead, PermissionsEdit FROM FieldPermissions WHERE ${holder} AND SobjectType IN (${objects.map(quote).join(', ')})`,
         );
   const granted = new Set(
     permissions
@@ -220,7 +282,8 @@ export async function planFieldSetup(
     upserts,
     grants,
     profileFullName: check.profileFullName,
-    upToDate: upserts.length === 0 && grants.length === 0,
+    ...(set ? { permissionSet: set } : {}),
+    upToDate: upserts.length === 0 && grants.length === 0 && set?.assigned !== false,
   };
 }
 
@@ -240,7 +303,16 @@ export interface FieldSetupResult {
   readonly grants: readonly FieldResult[];
   /** True when the run changed nothing (the org was already set up). */
   readonly unchanged: boolean;
-  /** True when every upsert and grant succeeded. */
+  /**
+   * With a permission set: its assignment to the connecting user (`created` false when it was
+   * assigned already).
+   */
+  readonly assignment?: {
+    readonly ok: boolean;
+    readonly created: boolean;
+    readonly errors: readonly MetadataError[];
+  };
+  /** True when every upsert, grant and the assignment succeeded. */
   readonly ok: boolean;
   readonly calls: { readonly upsertMetadata: number; readonly updateMetadata: number };
 }
@@ -252,7 +324,7 @@ export interface FieldSetupResult {
  */
 export async function setUpFields(
   connection: SalesforceConnection,
-  options: { readonly fields?: readonly CustomFieldSpec[]; readonly dryRun?: boolean } = {},
+  options: FieldSetupOptions & { readonly dryRun?: boolean } = {},
 ): Promise<FieldSetupResult> {
   const check = await preflight(connection);
   if (check.missing.length > 0)
@@ -285,25 +357,94 @@ export async function setUpFields(
     (f) => !failed.has(f.fullName),
   );
   const grants: FieldResult[] = [];
-  if (toGrant.length > 0) {
+  const set = plan.permissionSet;
+  if (set) {
+    // The set holds the service's fields only: sent whole, so an upsert never narrows it.
+    const all = (options.fields ?? customFields).filter((f) => !failed.has(f.fullName));
+    if (toGrant.length > 0 || set.id === undefined) {
+      const [saved] = await connection.metadata('upsert', 'PermissionSet', [
+        permissionSetComponent(set.name, all),
+      ]);
+      calls.upsertMetadata += 1;
+      grants.push(...grantResults(toGrant, saved));
+    }
+  } else if (toGrant.length > 0) {
     const [profile] = await connection.metadata('update', 'Profile', [
       profileGrantComponent(plan.profileFullName, toGrant),
     ]);
     calls.updateMetadata += 1;
-    // The profile's SaveResult decides: success=false fails every grant it carried, whether or
-    // not an error names the field (INSUFFICIENT_ACCESS_ON_CROSS_REFERENCE_ENTITY names none).
-    const profileErrors = profile?.errors ?? [];
-    for (const field of toGrant) {
-      const named = profileErrors.filter((e) => e.message.includes(field.fullName));
-      const ok = profile?.success === true && named.length === 0;
-      grants.push({
-        fullName: field.fullName,
-        ok,
-        created: null,
-        errors: ok ? [] : named.length > 0 ? named : profileErrors,
-      });
-    }
+    grants.push(...grantResults(toGrant, profile));
   }
-  const ok = fieldResults.every((r) => r.ok) && grants.every((g) => g.ok);
-  return { plan, fields: fieldResults, grants, unchanged: false, ok, calls };
+  const assignment = set && !set.assigned ? await assign(connection, set.name) : undefined;
+  const ok =
+    fieldResults.every((r) => r.ok) && grants.every((g) => g.ok) && assignment?.ok !== false;
+  return {
+    plan,
+    fields: fieldResults,
+    grants,
+    ...(assignment ? { assignment } : {}),
+    unchanged: false,
+    ok,
+    calls,
+  };
+}
+
+/**
+ * The grants a Profile's or PermissionSet's SaveResult decides: success=false fails every grant
+ * it carried, whether or not an error names the field (INSUFFICIENT_ACCESS_ON_CROSS_REFERENCE_ENTITY
+ * names none).
+ */
+function grantResults(
+  fields: readonly CustomFieldSpec[],
+  saved: { readonly success: boolean; readonly errors: readonly MetadataError[] } | undefined,
+): FieldResult[] {
+  const errors = saved?.errors ?? [];
+  return fields.map((field) => {
+    const named = errors.filter((e) => e.message.includes(field.fullName));
+    const ok = saved?.success === true && named.length === 0;
+    return {
+      fullName: field.fullName,
+      ok,
+      created: null,
+      errors: ok ? [] : named.length > 0 ? named : errors,
+    };
+  });
+}
+
+/** Assigns the permission set `name` to the connecting user (a PermissionSetAssignment). */
+async function assign(
+  connection: SalesforceConnection,
+  name: string,
+): Promise<NonNullable<FieldSetupResult['assignment']>> {
+  const { userId } = await connection.identity();
+  const [set] = await queryAll<{ Id: string }>(
+    connection,
+    `SELECT Id FROM PermissionSet WHERE Name = ${quote(name)} AND IsOwnedByProfile = false`,
+  );
+  if (!set) {
+    const message = `Permission set ${name} was not saved: nothing to assign`;
+    return {
+      ok: false,
+      created: false,
+      errors: [{ statusCode: 'NOT_FOUND', message, fields: [] }],
+    };
+  }
+  try {
+    await connection.rest('POST', '/sobjects/PermissionSetAssignment', {
+      body: { AssigneeId: userId, PermissionSetId: set.Id },
+      operation: 'create',
+    });
+    return { ok: true, created: true, errors: [] };
+  } catch (error) {
+    // Assigned meanwhile (by an admin, or a run that stopped before its answer): done.
+    if (error instanceof SalesforceError && error.errorCode === 'DUPLICATE_VALUE')
+      return { ok: true, created: false, errors: [] };
+    if (error instanceof SalesforceError && error.code === 'request_failed')
+      return {
+        ok: false,
+        created: false,
+        errors: [{ statusCode: error.errorCode ?? '', message: error.message, fields: [] }],
+      };
+    throw error;
+  }
 }

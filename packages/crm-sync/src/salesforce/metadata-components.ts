@@ -30,3 +30,20 @@ export function profileGrantComponent(
     fieldPermissions: fields.map((f) => ({ editable: true, field: f.fullName, readable: true })),
   };
 }
+
+/**
+ * A permission set granting read and edit on `fields` (description, fieldPermissions, label,
+ * in the order of the Metadata XSD).
+ * https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_permissionset.htm
+ */
+export function permissionSetComponent(
+  name: string,
+  fields: readonly { readonly fullName: string }[],
+): Record<string, unknown> {
+  return {
+    fullName: name,
+    description: 'Read and edit on the Service fields, for the user the service connects as.',
+    fieldPermissions: fields.map((f) => ({ editable: true, field: f.fullName, readable: true })),
+    label: name.replace(/_/g, ' '),
+  };
+}

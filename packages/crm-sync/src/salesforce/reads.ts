@@ -7,14 +7,18 @@
  */
 import {
   buildQuery,
+  type ChildQuery,
   type CrmAccount,
   type CrmContact,
   type CrmLead,
+  type CrmObject,
   type CrmOpportunity,
   type CrmSnapshot,
   type QueryObject,
   type QueryOptions,
 } from '../index.js';
+import { type BulkOptions, DEFAULT_PAGE_SIZE, DEFAULT_READ_THRESHOLD } from './bulk-options.js';
+import { type BulkReadOptions, readInBulk } from './bulk-query.js';
 import type { SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
 
@@ -25,15 +29,52 @@ export interface QueryPage<T> {
   readonly records: T[];
 }
 
-/** Runs one SOQL query and follows `nextRecordsUrl` to the last page. */
+export interface QueryCallOptions {
+  readonly tooling?: boolean;
+  /**
+   * Through the QueryAll resource (or a `queryAll` job): records in the Recycle Bin come back
+   * too, with `IsDeleted` true (how an incremental read learns of deletions).
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_queryall.htm
+   */
+  readonly includeDeleted?: boolean;
+  /** The object's describe, for a job's CSV when `bulk.fields` is empty (asked only then). */
+  readonly describe?: () => Promise<readonly DescribeField[]>;
+  /**
+   * A query whose first page counts at least `bulk.threshold` records is read by a Bulk API
+   * 2.0 job; one with a child subquery (which jobs cannot run) throws `TooManyForSubquery`.
+   */
+  readonly bulk?: BulkReadOptions | undefined;
+}
+
+/** A query with a child subquery matched more records than the bulk threshold. */
+export class TooManyForSubquery extends Error {}
+
+/** Runs one SOQL query and follows `nextRecordsUrl` to the last page (or see `bulk`). */
 export async function queryAll<T = Record<string, unknown>>(
   connection: SalesforceConnection,
   soql: string,
-  options: { readonly tooling?: boolean } = {},
+  options: QueryCallOptions = {},
 ): Promise<T[]> {
-  const path = `${options.tooling ? '/tooling' : ''}/query?q=${encodeURIComponent(soql)}`;
+  const resource = options.tooling
+    ? '/tooling/query'
+    : options.includeDeleted
+      ? '/queryAll'
+      : '/query';
+  const path = `${resource}?q=${encodeURIComponent(soql)}`;
   const operation = options.tooling ? 'tooling' : 'query';
   let page = (await connection.rest<QueryPage<T>>('GET', path, { operation })).body;
+  if (options.bulk && !page.done && page.totalSize >= options.bulk.threshold) {
+    if (/\(\s*SELECT\s/i.test(soql)) throw new TooManyForSubquery();
+    // A read that skipped describe asks it now: the job's CSV is typed by it.
+    const fields =
+      options.bulk.fields.length > 0 ? options.bulk.fields : ((await options.describe?.()) ?? []);
+    const all = await readInBulk<T>(connection, soql, page.totalSize, {
+      ...options.bulk,
+      fields,
+      operation: options.includeDeleted ? 'queryAll' : 'query',
+    });
+    if (all) return all;
+  }
   const records = [...page.records];
   while (!page.done && page.nextRecordsUrl) {
     page = (await connection.rest<QueryPage<T>>('GET', page.nextRecordsUrl, { operation })).body;
@@ -83,42 +124,98 @@ export function invalidColumn(
   return selected.find((s) => s.includes('.') && s.toLowerCase().endsWith(`.${column}`));
 }
 
-function selectedColumns(soql: string): string[] {
-  const list = /^SELECT\s+(.*?)\s+FROM\s/is.exec(soql)?.[1] ?? '';
-  return list.split(',').map((c) => c.trim());
+/** The columns of the outer SELECT (subqueries of child records left out). */
+export function selectedColumns(soql: string): string[] {
+  const outer = soql.replace(/\(SELECT\s[^()]*\)/gi, '');
+  const list = /^SELECT\s+(.*?)\s+FROM\s/is.exec(outer)?.[1] ?? '';
+  return list
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+}
+
+/**
+ * A child subquery's records nest in each parent as a query result of their own (null when
+ * there are none); a long list comes in pages behind its own `nextRecordsUrl`.
+ * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_relationships_query_results.htm
+ */
+async function followChildren(
+  connection: SalesforceConnection,
+  records: readonly Record<string, unknown>[],
+  relationships: readonly string[],
+): Promise<void> {
+  for (const record of records) {
+    for (const name of relationships) {
+      let page = record[name] as QueryPage<unknown> | null | undefined;
+      const children = [...(page?.records ?? [])];
+      while (page && !page.done && page.nextRecordsUrl) {
+        page = (
+          await connection.rest<QueryPage<unknown>>('GET', page.nextRecordsUrl, {
+            operation: 'query',
+          })
+        ).body;
+        children.push(...page.records);
+      }
+      record[name] = children;
+    }
+  }
 }
 
 export interface ReadResult<T> {
   readonly records: T[];
   /** Columns left out because the user cannot read them, in the order they were found. */
   readonly dropped: string[];
+  /** The describe types of the object's fields, when describe was asked (kept by a snapshot). */
+  readonly types?: Readonly<Record<string, string>>;
 }
 
-export type ReadOptions = Omit<QueryOptions, 'maxLength'>;
+export interface ReadOptions extends Omit<QueryOptions, 'maxLength'> {
+  readonly includeDeleted?: boolean;
+  /** Read large results through Bulk API 2.0 query jobs (see `queryAll`). */
+  readonly bulk?: Omit<BulkReadOptions, 'fields'> | undefined;
+  /**
+   * Columns already known to be unreadable (from an earlier read): left out without asking
+   * describe first (a read large enough for a job asks it then, to type the job's CSV).
+   */
+  readonly knownDropped?: readonly string[];
+  /** The describe types of the fields (from an earlier read): a job then needs no describe. */
+  readonly knownTypes?: Readonly<Record<string, string>> | undefined;
+}
 
 /**
  * Reads every record of `object` the query selects, leaving out unreadable columns
- * (`dropped` says which). Other query errors are thrown.
+ * (`dropped` says which). Child subqueries come back as arrays of every child. Other query
+ * errors are thrown.
  */
 export async function readRecords<T = Record<string, unknown>>(
   connection: SalesforceConnection,
   object: QueryObject,
   options: ReadOptions = {},
 ): Promise<ReadResult<T>> {
-  const visible = new Set(
-    (await describeFields(connection, object)).map((f) => f.name.toLowerCase()),
-  );
-  const wanted = buildQuery(object, { ...options, limit: 1 }).flatMap(selectedColumns);
-  const dropped = [...new Set(wanted)].filter(
-    (column) => !column.includes('.') && !visible.has(column.toLowerCase()),
-  );
-  const unreadable = new Set([...(options.unreadable ?? []), ...dropped]);
+  const { knownDropped, knownTypes, includeDeleted, bulk: bulkOptions, ...query } = options;
+  const described = knownDropped ? undefined : await describeFields(connection, object);
+  const dropped = knownDropped ? [...knownDropped] : hiddenColumns(object, query, described ?? []);
+  const bulk = bulkOptions && { ...bulkOptions, fields: described ?? [] };
+  const unreadable = new Set([...(query.unreadable ?? []), ...dropped]);
+  const relationships = (query.children ?? []).map((c) => c.relationship);
   for (;;) {
-    const queries = buildQuery(object, { ...options, unreadable: [...unreadable] });
+    const queries = buildQuery(object, { ...query, unreadable: [...unreadable] });
     try {
       const records: T[] = [];
-      for (const soql of queries) records.push(...(await queryAll<T>(connection, soql)));
-      return { records, dropped };
+      for (const soql of queries) {
+        const page = await queryAll<T>(connection, soql, {
+          includeDeleted: includeDeleted === true,
+          bulk,
+          describe: async () =>
+            knownTypes
+              ? Object.entries(knownTypes).map(([name, type]) => ({ name, type, label: name }))
+              : describeFields(connection, object),
+        });
+        await followChildren(connection, page as Record<string, unknown>[], relationships);
+        records.push(...page);
+      }
+      const types = described && Object.fromEntries(described.map((f) => [f.name, f.type]));
+      return { records, dropped, ...(types ? { types } : {}) };
     } catch (error) {
       if (!(error instanceof SalesforceError) || error.errorCode !== 'INVALID_FIELD') throw error;
       const column = queries
@@ -131,11 +228,28 @@ export async function readRecords<T = Record<string, unknown>>(
   }
 }
 
+/** The selected columns describe does not show the user (hidden by field-level security). */
+function hiddenColumns(
+  object: QueryObject,
+  query: Omit<QueryOptions, 'maxLength'>,
+  described: readonly DescribeField[],
+): string[] {
+  const visible = new Set(described.map((f) => f.name.toLowerCase()));
+  const wanted = buildQuery(object, { ...query, limit: 1 }).flatMap(selectedColumns);
+  return [...new Set(wanted)].filter(
+    (column) => !column.includes('.') && !visible.has(column.toLowerCase()),
+  );
+}
+
 export interface CrmReadOptions {
   /** Read Account owners (OwnerId, Owner.Email, Owner.Name). Default false. */
   readonly ownerSync?: boolean;
   /** Fields known to be unreadable, as `Object.Field` or `Field` (applies to every object). */
   readonly unreadable?: readonly string[];
+  /** Columns to read beside the baseline, per object (e.g. the Service fields a plan may set). */
+  readonly fields?: Readonly<Partial<Record<CrmObject, readonly string[]>>>;
+  /** Read objects with at least `readThreshold` (default 10,000) records through query jobs. */
+  readonly bulk?: BulkOptions | false;
 }
 
 export interface CrmRead extends CrmSnapshot {
@@ -145,6 +259,37 @@ export interface CrmRead extends CrmSnapshot {
   readonly opportunities: CrmOpportunity[];
   /** What was left out of each object's query. */
   readonly dropped: Readonly<Record<QueryObject, readonly string[]>>;
+}
+
+/**
+ * The Opportunity facts of Pipeline Stage, read with the Accounts as a subquery instead of a
+ * read of every Opportunity. Records in the Recycle Bin are left out explicitly, so a queryAll
+ * (which returns them) gives the same stage as a query.
+ */
+export const STAGE_SUBQUERY: ChildQuery = {
+  relationship: 'Opportunities',
+  fields: ['Id', 'IsClosed', 'IsWon', 'SystemModstamp'],
+  where: [{ field: 'IsDeleted', value: false }],
+};
+
+/** Moves each Account's subquery children out into Opportunity facts (with their AccountId). */
+export function withOpportunities(records: readonly Record<string, unknown>[]): {
+  accounts: CrmAccount[];
+  opportunities: CrmOpportunity[];
+} {
+  const accounts: CrmAccount[] = [];
+  const opportunities: CrmOpportunity[] = [];
+  for (const { [STAGE_SUBQUERY.relationship]: children, ...account } of records) {
+    accounts.push(account as unknown as CrmAccount);
+    for (const child of (children ?? []) as Record<string, unknown>[]) {
+      const { attributes: _attributes, ...facts } = child;
+      opportunities.push({
+        ...(facts as unknown as CrmOpportunity),
+        AccountId: String(account.Id),
+      });
+    }
+  }
+  return { accounts, opportunities };
 }
 
 const QUERY_OBJECTS: readonly string[] = ['Account', 'Contact', 'Lead', 'Opportunity'];
@@ -161,31 +306,88 @@ export function fieldsFor(object: QueryObject, list: readonly string[]): string[
   });
 }
 
-/** Accounts, Contacts, Leads and Opportunities, ready for `planSync`'s `crm`. */
+/**
+ * Accounts (with the facts of their Opportunities, from one subquery), Contacts and Leads, ready
+ * for `planSync`'s `crm`.
+ */
 export async function readCrm(
   connection: SalesforceConnection,
   options: CrmReadOptions = {},
 ): Promise<CrmRead> {
-  const unreadable = options.unreadable ?? [];
-  const read = <T>(object: QueryObject) =>
-    readRecords<T>(connection, object, {
-      ...(object === 'Account' && options.ownerSync ? { ownerSync: true } : {}),
-      unreadable: fieldsFor(object, unreadable),
-    });
-  const accounts = await read<CrmAccount>('Account');
+  const read = <T>(object: CrmObject) =>
+    readRecords<T>(connection, object, crmReadOptions(object, options));
+  const accounts = await readAccountsWithStage(connection, crmReadOptions('Account', options));
   const contacts = await read<CrmContact>('Contact');
   const leads = await read<CrmLead>('Lead');
-  const opportunities = await read<CrmOpportunity>('Opportunity');
   return {
-    accounts: accounts.records,
+    accounts: accounts.accounts,
+    opportunities: accounts.opportunities,
     contacts: contacts.records,
     leads: leads.records,
-    opportunities: opportunities.records,
     dropped: {
       Account: accounts.dropped,
       Contact: contacts.dropped,
       Lead: leads.dropped,
-      Opportunity: opportunities.dropped,
+      Opportunity: [],
     },
+  };
+}
+
+/** The read options of `object` in a read of the CRM. */
+export function crmReadOptions(object: QueryObject, options: CrmReadOptions): ReadOptions {
+  const bulk = options.bulk === false ? undefined : (options.bulk ?? {});
+  return {
+    ...(object === 'Account' && options.ownerSync ? { ownerSync: true } : {}),
+    unreadable: fieldsFor(object, options.unreadable ?? []),
+    fields: (object === 'Opportunity' ? undefined : options.fields?.[object]) ?? [],
+    ...(bulk
+      ? {
+          bulk: {
+            threshold: bulk.readThreshold ?? DEFAULT_READ_THRESHOLD,
+            pageSize: bulk.pageSize ?? DEFAULT_PAGE_SIZE,
+            ...(bulk.polling ? { polling: bulk.polling } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Accounts with the Opportunity facts of Pipeline Stage from one subquery. An org with more
+ * Accounts than the bulk threshold reads them through a query job instead, and the
+ * Opportunities through another (jobs cannot run subqueries): the same facts.
+ */
+export async function readAccountsWithStage(
+  connection: SalesforceConnection,
+  options: ReadOptions,
+): Promise<{
+  accounts: CrmAccount[];
+  opportunities: CrmOpportunity[];
+  dropped: string[];
+  types?: Readonly<Record<string, string>>;
+}> {
+  try {
+    const { records, ...read } = await readRecords<Record<string, unknown>>(connection, 'Account', {
+      ...options,
+      children: [STAGE_SUBQUERY],
+    });
+    return { ...withOpportunities(records), ...read };
+  } catch (error) {
+    if (!(error instanceof TooManyForSubquery)) throw error;
+  }
+  const accounts = await readRecords<CrmAccount>(connection, 'Account', options);
+  const opportunities = await readRecords<Record<string, unknown>>(connection, 'Opportunity', {
+    ...(options.bulk ? { bulk: options.bulk } : {}),
+    fields: STAGE_SUBQUERY.fields,
+    where: [{ field: 'AccountId', op: '!=', value: null }],
+  });
+  return {
+    accounts: accounts.records,
+    opportunities: opportunities.records.map(
+      ({ Id, AccountId, IsClosed, IsWon, SystemModstamp }) =>
+        ({ Id, AccountId, IsClosed, IsWon, SystemModstamp }) as unknown as CrmOpportunity,
+    ),
+    dropped: accounts.dropped,
+    ...(accounts.types ? { types: accounts.types } : {}),
   };
 }

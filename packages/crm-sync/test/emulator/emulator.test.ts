@@ -2,6 +2,8 @@
 // enforced (so a client that does not split its calls fails), and an injected fault that is
 // never hit fails the test that registered it.
 import { describe, expect, it } from 'vitest';
+import { customFieldDescribe } from './org.ts';
+import { seedOrg } from './seed.ts';
 import { startEmulator } from './server.ts';
 
 describe('Salesforce emulator', () => {
@@ -61,6 +63,171 @@ describe('Salesforce emulator', () => {
       expect(await response.json()).toEqual([
         { message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' },
       ]);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('nests child subqueries (null when none), hides the Recycle Bin from query but not queryAll, and stores DateTimes to the second', async () => {
+    const emulator = await startEmulator({ validateSchema: false });
+    try {
+      const { accessToken } = emulator.issueTokens();
+      const { org } = emulator;
+      const lonely = org.insert('Account', { Name: 'Lonely' });
+      const dealer = org.insert('Account', { Name: 'Dealer' });
+      org.insert('Opportunity', { AccountId: dealer, IsClosed: false, IsWon: false });
+      const gone = org.insert('Account', { Name: 'Gone' });
+      org.recycle('Account', gone);
+      org.addCustomField('Account', customFieldDescribe('Seen__c', 'Seen', 'datetime'));
+      const record = org.table('Account').get(lonely);
+      if (record) org.change('Account', record, { Seen__c: '2026-02-10T17:30:00.999Z' });
+      const get = async (resource: string, soql: string) => {
+        const response = await fetch(
+          `${emulator.url}/services/data/v59.0/${resource}?q=${encodeURIComponent(soql)}`,
+          { headers: { authorization: `Bearer ${accessToken}` } },
+        );
+        return (await response.json()) as { records: Record<string, unknown>[] };
+      };
+      const { records } = await get(
+        'query',
+        'SELECT Name, (SELECT IsWon FROM Opportunities) FROM Account ORDER BY Name',
+      );
+      expect(records.map((r) => [r.Name, r.Opportunities === null])).toEqual([
+        ['Dealer', false],
+        ['Lonely', true],
+      ]);
+      expect(records[0]?.Opportunities).toMatchObject({ totalSize: 1, done: true });
+      const all = await get('queryAll', 'SELECT Name, IsDeleted FROM Account ORDER BY Name');
+      expect(all.records.map((r) => [r.Name, r.IsDeleted])).toEqual([
+        ['Dealer', false],
+        ['Gone', true],
+        ['Lonely', false],
+      ]);
+      expect(org.table('Account').get(lonely)?.Seen__c).toBe('2026-02-10T17:30:00.000+0000');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('runs Bulk API 2.0 jobs in the documented shapes: states, CSV result columns, result pages', async () => {
+    const emulator = await startEmulator({ validateSchema: false });
+    try {
+      const { accessToken } = emulator.issueTokens();
+      const [first, second] = seedOrg(emulator.org, { companies: 3 }).accounts;
+      const api = async (
+        method: string,
+        path: string,
+        body?: string,
+        type = 'application/json',
+      ) => {
+        const response = await fetch(`${emulator.url}/services/data/v59.0${path}`, {
+          method,
+          headers: { authorization: `Bearer ${accessToken}`, 'content-type': type },
+          ...(body === undefined ? {} : { body }),
+        });
+        const text = await response.text();
+        return {
+          status: response.status,
+          headers: response.headers,
+          text,
+          json: () => JSON.parse(text),
+        };
+      };
+      emulator.bulk.pollsBeforeDone = 1;
+      const created = await api(
+        'POST',
+        '/jobs/ingest',
+        JSON.stringify({ object: 'Account', operation: 'update' }),
+      );
+      expect(created.status).toBe(200);
+      const job = created.json();
+      expect(job).toMatchObject({
+        state: 'Open',
+        object: 'Account',
+        operation: 'update',
+        contentType: 'CSV',
+      });
+      const csv = `Id,Name\n${first},"One, Inc"\n${second},Two\n001000000000000AAA,Nobody\n`;
+      expect((await api('PUT', `/jobs/ingest/${job.id}/batches`, csv, 'text/csv')).status).toBe(
+        201,
+      );
+      const closed = await api(
+        'PATCH',
+        `/jobs/ingest/${job.id}`,
+        JSON.stringify({ state: 'UploadComplete' }),
+      );
+      expect(closed.json().state).toBe('UploadComplete');
+      expect((await api('GET', `/jobs/ingest/${job.id}`)).json().state).toBe('InProgress');
+      expect((await api('GET', `/jobs/ingest/${job.id}`)).json()).toMatchObject({
+        state: 'JobComplete',
+        numberRecordsProcessed: 3,
+        numberRecordsFailed: 1,
+      });
+      const ok = await api('GET', `/jobs/ingest/${job.id}/successfulResults`);
+      expect(ok.headers.get('content-type')).toMatch(/text\/csv/);
+      expect(ok.text.split('\n')[0]).toBe('"sf__Id","sf__Created","Id","Name"');
+      expect(ok.text).toContain(`"${first}","false","${first}","One, Inc"`);
+      const failed = await api('GET', `/jobs/ingest/${job.id}/failedResults`);
+      expect(failed.text.split('\n')[0]).toBe('"sf__Id","sf__Error","Id","Name"');
+      expect(failed.text).toMatch(/"INVALID_CROSS_REFERENCE_KEY:invalid cross reference id:--"/);
+      expect(emulator.org.table('Account').get(first ?? '')?.Name).toBe('One, Inc');
+      const aborted = await api(
+        'PATCH',
+        `/jobs/ingest/${job.id}`,
+        JSON.stringify({ state: 'Aborted' }),
+      );
+      expect(aborted.status).toBe(400); // a finished job cannot be aborted
+
+      const query = await api(
+        'POST',
+        '/jobs/query',
+        JSON.stringify({ operation: 'query', query: 'SELECT Id, Name FROM Account' }),
+      );
+      expect(query.json().state).toBe('UploadComplete');
+      const early = await api('GET', `/jobs/query/${query.json().id}/results`);
+      expect(early.status).toBe(412);
+      await api('GET', `/jobs/query/${query.json().id}`);
+      const page = await api('GET', `/jobs/query/${query.json().id}/results?maxRecords=2`);
+      expect(page.headers.get('sforce-numberofrecords')).toBe('2');
+      const locator = page.headers.get('sforce-locator') ?? '';
+      expect(page.text.split('\n')[0]).toBe('"Id","Name"');
+      const last = await api(
+        'GET',
+        `/jobs/query/${query.json().id}/results?maxRecords=2&locator=${locator}`,
+      );
+      expect(last.headers.get('sforce-numberofrecords')).toBe('1');
+      expect(last.headers.get('sforce-locator')).toBe('null');
+      const subquery = await api(
+        'POST',
+        '/jobs/query',
+        JSON.stringify({
+          operation: 'query',
+          query: 'SELECT Id, (SELECT Id FROM Contacts) FROM Account',
+        }),
+      );
+      expect(subquery.status).toBe(400);
+      expect((await api('GET', '/jobs/ingest/750000000000000AAA')).status).toBe(404);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('assigns a permission set once: a second PermissionSetAssignment is a DUPLICATE_VALUE', async () => {
+    const emulator = await startEmulator({ validateSchema: false });
+    try {
+      const { accessToken } = emulator.issueTokens();
+      const { org } = emulator;
+      const set = org.insert('PermissionSet', { Name: 'Service_Fields', IsOwnedByProfile: false });
+      const assign = () =>
+        fetch(`${emulator.url}/services/data/v59.0/sobjects/PermissionSetAssignment`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ AssigneeId: org.userId, PermissionSetId: set }),
+        });
+      expect((await assign()).status).toBe(201);
+      const again = await assign();
+      expect(again.status).toBe(400);
+      expect((await again.json())[0].errorCode).toBe('DUPLICATE_VALUE');
     } finally {
       await emulator.close();
     }

@@ -1,12 +1,12 @@
-// The Metadata API's SOAP endpoint as the emulator serves it: upsertMetadata on CustomField,
-// updateMetadata on Profile (fieldPermissions), at most 10 components per call, results and
-// faults shaped as the Metadata WSDL says. Request envelopes are validated against
-// Salesforce's schema when ../shared/salesforce is present (always under CI=true).
+// The Metadata API's SOAP endpoint as the emulator serves it: upsertMetadata on CustomField
+// and PermissionSet, updateMetadata on Profile (fieldPermissions), at most 10 components per
+// call, results and faults shaped as the Metadata WSDL says. Request envelopes are validated
+// against Salesforce's schema when ../shared/salesforce is present (always under CI=true).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { create } from 'xmlbuilder2';
 import { validateXML } from 'xmllint-wasm';
-import type { FieldDescribe, Org } from './org.ts';
+import { customFieldDescribe, type FieldDescribe, type Org } from './org.ts';
 
 const SCHEMA_DIR = join(import.meta.dirname, '../../../../../shared/salesforce');
 const SOAPENV = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -110,18 +110,7 @@ export interface MetadataOptions {
 function toDescribe(metadata: XmlElement, name: string): FieldDescribe {
   const type = text(metadata, 'type') ?? '';
   const number = (n: string) => Number(text(metadata, n) ?? 0);
-  const base = {
-    name,
-    label: text(metadata, 'label') ?? name,
-    length: 0,
-    precision: 0,
-    scale: 0,
-    custom: true,
-    nillable: true,
-    createable: true,
-    updateable: true,
-    extraTypeInfo: null,
-  };
+  const base = customFieldDescribe(name, text(metadata, 'label') ?? name, 'string');
   switch (type) {
     case 'Text':
       return { ...base, type: 'string', length: number('length') };
@@ -220,26 +209,27 @@ export function handleMetadata(org: Org, xml: string, options: MetadataOptions):
           ],
         });
       }
-      const errors: ResultError[] = [];
-      for (const permission of children(metadata, 'fieldPermissions')) {
-        const field = text(permission, 'field') ?? '';
-        const [object = '', name = ''] = field.split('.');
-        if (!org.fields.get(object)?.has(name)) {
-          errors.push({
-            statusCode: 'INVALID_CROSS_REFERENCE_KEY',
-            message: `In field: field - no CustomField named ${field} found`,
-            fields: 'field',
-          });
-          continue;
-        }
-        org.setFieldPermission(
-          profileId,
-          field,
-          text(permission, 'readable') === 'true',
-          text(permission, 'editable') === 'true',
-        );
-      }
+      const errors = grantAll(org, metadata, (field, read, edit) =>
+        org.setFieldPermission(profileId, field, read, edit),
+      );
       return resultXml({ fullName, errors });
+    }
+    // A permission set (not owned by a profile), created or updated by its API name; its
+    // fieldPermissions grant read/edit on fields.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_permissionset.htm
+    if (operation === 'upsertMetadata' && type === 'PermissionSet') {
+      const existing = org.permissionSetNamed(fullName);
+      const id =
+        existing?.Id ??
+        org.insert('PermissionSet', {
+          Name: fullName,
+          Label: text(metadata, 'label') ?? fullName,
+          IsOwnedByProfile: false,
+        });
+      const errors = grantAll(org, metadata, (field, read, edit) =>
+        org.grant(id, field, read, edit),
+      );
+      return resultXml({ created: existing === undefined, fullName, errors });
     }
     return resultXml({
       fullName,
@@ -251,4 +241,27 @@ export function handleMetadata(org: Org, xml: string, options: MetadataOptions):
     envelope(`<${operation}Response>${results.join('')}</${operation}Response>`),
     components.length,
   );
+}
+
+/** Applies each `fieldPermissions` of a Profile or PermissionSet; errors for unknown fields. */
+function grantAll(
+  org: Org,
+  metadata: XmlElement,
+  grant: (field: string, read: boolean, edit: boolean) => void,
+): ResultError[] {
+  const errors: ResultError[] = [];
+  for (const permission of children(metadata, 'fieldPermissions')) {
+    const field = text(permission, 'field') ?? '';
+    const [object = '', name = ''] = field.split('.');
+    if (!org.fields.get(object)?.has(name)) {
+      errors.push({
+        statusCode: 'INVALID_CROSS_REFERENCE_KEY',
+        message: `In field: field - no CustomField named ${field} found`,
+        fields: 'field',
+      });
+      continue;
+    }
+    grant(field, text(permission, 'readable') === 'true', text(permission, 'editable') === 'true');
+  }
+  return errors;
 }

@@ -49,6 +49,17 @@ const KEY_PREFIX: Record<string, string> = {
   FeedItem: '0D5',
 };
 
+/**
+ * System fields of the data objects: `SystemModstamp` changes on every change to the record
+ * (by a user or by the system), `IsDeleted` is true once it is in the Recycle Bin (seen only
+ * through queryAll).
+ * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/system_fields.htm
+ */
+const SYSTEM_FIELDS: [string, FieldType][] = [
+  ['SystemModstamp', 'datetime'],
+  ['IsDeleted', 'boolean'],
+];
+
 const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
   Account: [
     ['Id', 'id'],
@@ -58,6 +69,7 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['OwnerId', 'reference'],
     ['CreatedDate', 'datetime'],
     ['LastModifiedDate', 'datetime'],
+    ...SYSTEM_FIELDS,
   ],
   Contact: [
     ['Id', 'id'],
@@ -74,6 +86,7 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['MailingCity', 'string'],
     ['MailingState', 'string'],
     ['MailingCountry', 'string'],
+    ...SYSTEM_FIELDS,
   ],
   Lead: [
     ['Id', 'id'],
@@ -96,6 +109,7 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['City', 'string'],
     ['State', 'string'],
     ['Country', 'string'],
+    ...SYSTEM_FIELDS,
   ],
   Opportunity: [
     ['Id', 'id'],
@@ -107,6 +121,7 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['IsClosed', 'boolean'],
     ['IsWon', 'boolean'],
     ['LastModifiedDate', 'datetime'],
+    ...SYSTEM_FIELDS,
   ],
   User: [
     ['Id', 'id'],
@@ -123,6 +138,7 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
   PermissionSet: [
     ['Id', 'id'],
     ['Name', 'string'],
+    ['Label', 'string'],
     ['IsOwnedByProfile', 'boolean'],
     ['ProfileId', 'reference'],
     ['PermissionsModifyAllData', 'boolean'],
@@ -160,6 +176,18 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
   ],
 };
 
+/**
+ * Parent-to-child relationships, named by the plural of the child object, as a subquery of the
+ * parent's SELECT uses them (`SELECT Id, (SELECT IsWon FROM Opportunities) FROM Account`).
+ * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_relationships_query_using.htm
+ */
+const CHILD_RELATIONSHIPS: Record<string, Record<string, Relationship>> = {
+  Account: {
+    Opportunities: { idField: 'AccountId', target: 'Opportunity' },
+    Contacts: { idField: 'AccountId', target: 'Contact' },
+  },
+};
+
 const RELATIONSHIPS: Record<string, Record<string, Relationship>> = {
   Account: { Owner: { idField: 'OwnerId', target: 'User' } },
   Contact: {
@@ -195,13 +223,22 @@ function dataType(field: FieldDescribe): string {
 }
 
 /** Objects the REST data API may create or update (the rest are read-only here). */
-export const WRITABLE = new Set(['Account', 'Contact', 'Lead', 'Opportunity']);
+export const WRITABLE = new Set([
+  'Account',
+  'Contact',
+  'Lead',
+  'Opportunity',
+  // Assigning a permission set to a user is a create of this object.
+  // https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_permissionsetassignment.htm
+  'PermissionSetAssignment',
+]);
 
 const REQUIRED_ON_CREATE: Record<string, string[]> = {
   Account: ['Name'],
   Contact: ['LastName'],
   Lead: ['LastName', 'Company'],
   Opportunity: ['Name', 'CloseDate', 'StageName'],
+  PermissionSetAssignment: ['AssigneeId', 'PermissionSetId'],
 };
 
 /** Contact and Lead `Name` is compound (FirstName, LastName): read-only, unlike Account's. */
@@ -220,6 +257,23 @@ function describeField(object: string, name: string, type: FieldType): FieldDesc
     nillable: name !== 'Id',
     createable: writable,
     updateable: writable,
+    extraTypeInfo: null,
+  };
+}
+
+/** A custom field as describe shows it, before its type's own sizes (length, precision, scale). */
+export function customFieldDescribe(name: string, label: string, type: FieldType): FieldDescribe {
+  return {
+    name,
+    label,
+    type,
+    length: 0,
+    precision: 0,
+    scale: 0,
+    custom: true,
+    nillable: true,
+    createable: true,
+    updateable: true,
     extraTypeInfo: null,
   };
 }
@@ -249,7 +303,8 @@ export class Org {
   readonly unreadableObjects = new Set<string>();
   readonly feed: SfRecord[] = [];
   private sequence = 0;
-  private clock = Date.parse('2026-01-01T00:00:00.000Z');
+  /** How far the org's clock is ahead of this machine's (`advance`). */
+  private offset = 0;
   userId = '';
 
   constructor(profile: ProfileSetup = SYSTEM_ADMINISTRATOR) {
@@ -287,9 +342,19 @@ export class Org {
     );
   }
 
+  /** Time passes (between two runs of a sync, say): the next stamps are that much later. */
+  advance(seconds: number): void {
+    this.offset += seconds * 1000;
+  }
+
+  /**
+   * The server's time, in whole seconds as Salesforce stamps records (CreatedDate,
+   * LastModifiedDate, SystemModstamp are dateTimes: precision of one second).
+   * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/primitive_data_types.htm
+   */
   now(): string {
-    this.clock += 1000;
-    return new Date(this.clock).toISOString().replace('Z', '+0000');
+    const seconds = Math.floor((Date.now() + this.offset) / 1000) * 1000;
+    return new Date(seconds).toISOString().replace('Z', '+0000');
   }
 
   table(object: string): Map<string, SfRecord> {
@@ -309,10 +374,58 @@ export class Org {
         ? { LastModifiedDate: stamp }
         : {}),
       ...(STANDARD_FIELDS[object]?.some(([n]) => n === 'OwnerId') ? { OwnerId: this.userId } : {}),
-      ...values,
+      ...(this.hasSystemFields(object) ? { SystemModstamp: stamp, IsDeleted: false } : {}),
+      ...this.stored(object, values),
       Id: id,
     });
     return id;
+  }
+
+  private hasSystemFields(object: string): boolean {
+    return STANDARD_FIELDS[object]?.some(([n]) => n === 'SystemModstamp') === true;
+  }
+
+  /**
+   * Values as Salesforce stores them: a dateTime keeps whole seconds ("full timestamps with a
+   * precision of one second") and is answered in UTC as `...T17:30:00.000+0000`; a number is
+   * rounded to its field's scale.
+   * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/primitive_data_types.htm
+   */
+  stored(object: string, values: Record<string, unknown>): Record<string, unknown> {
+    const fields = this.fields.get(object);
+    return Object.fromEntries(
+      Object.entries(values).map(([name, value]) => {
+        const type = fields?.get(name)?.type;
+        if (type === 'datetime' && typeof value === 'string') {
+          const instant = Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+          if (!Number.isNaN(instant)) {
+            const seconds = new Date(Math.floor(instant / 1000) * 1000).toISOString();
+            return [name, seconds.replace('Z', '+0000')];
+          }
+        }
+        if (type === 'double' && typeof value === 'number') {
+          return [name, Number(value.toFixed(fields?.get(name)?.scale ?? 0))];
+        }
+        return [name, value];
+      }),
+    );
+  }
+
+  /** A change to a record: its values as stored, and its modification stamps moved on. */
+  change(object: string, record: SfRecord, values: Record<string, unknown>): void {
+    const stamp = this.now();
+    Object.assign(record, this.stored(object, values), {
+      LastModifiedDate: stamp,
+      ...(this.hasSystemFields(object) ? { SystemModstamp: stamp } : {}),
+    });
+    this.derive(object, record);
+  }
+
+  /** Moves a record to the Recycle Bin (an org-side delete, as a user in the UI would). */
+  recycle(object: string, id: string): void {
+    const record = this.table(object).get(id);
+    if (!record) throw new Error(`no ${object} ${id}`);
+    Object.assign(record, { IsDeleted: true, SystemModstamp: this.now() });
   }
 
   objectOfId(id: string): string | undefined {
@@ -322,6 +435,10 @@ export class Org {
 
   relationship(object: string, name: string): Relationship | undefined {
     return RELATIONSHIPS[object]?.[name];
+  }
+
+  childRelationship(object: string, name: string): Relationship | undefined {
+    return CHILD_RELATIONSHIPS[object]?.[name];
   }
 
   /**
@@ -436,12 +553,24 @@ export class Org {
       (p) => p.ProfileId === profileId && p.IsOwnedByProfile === true,
     );
     if (!permissionSet) throw new Error(`no permission set for profile ${profileId}`);
+    this.grant(permissionSet.Id, field, read, edit);
+  }
+
+  /** A permission set not owned by a profile, by API name (`Name`). */
+  permissionSetNamed(name: string): SfRecord | undefined {
+    return [...this.table('PermissionSet').values()].find(
+      (p) => p.Name === name && p.IsOwnedByProfile !== true,
+    );
+  }
+
+  /** Grant or update field permissions on a permission set. */
+  grant(permissionSetId: string, field: string, read: boolean, edit: boolean): void {
     const table = this.table('FieldPermissions');
     const existing = [...table.values()].find(
-      (p) => p.ParentId === permissionSet.Id && p.Field === field,
+      (p) => p.ParentId === permissionSetId && p.Field === field,
     );
     const values = {
-      ParentId: permissionSet.Id,
+      ParentId: permissionSetId,
       SobjectType: field.split('.')[0],
       Field: field,
       PermissionsRead: read || edit,

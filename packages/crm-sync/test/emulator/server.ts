@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
+import { BulkApi } from './bulk.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import { attributes, runSoql, SoqlError } from './soql.ts';
@@ -112,6 +113,8 @@ export class Emulator {
   readonly rotateRefreshTokens: boolean;
   /** Metadata component failures to inject: fullName -> error. */
   readonly componentErrors = new Map<string, { statusCode: string; message: string }>();
+  /** Bulk API 2.0 jobs, with the knobs for slow and failing ones. */
+  readonly bulk: BulkApi;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -122,6 +125,10 @@ export class Emulator {
     this.password = options.password ?? 'emulator-password';
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
+    this.bulk = new BulkApi(this.org, {
+      create: (object, values) => this.create(object, values),
+      update: (object, id, values) => this.update(object, id, values),
+    });
     this.authorizePages = new AuthorizePages({
       clientId: this.clientId,
       appName: 'Service CLI',
@@ -331,6 +338,7 @@ export class Emulator {
       });
     }
     this.apiUsed += 1;
+    this.bulk.tick();
     const limitInfo = { 'sforce-limit-info': `api-usage=${this.apiUsed}/${this.apiMax}` };
     const reply = (status: number, payload: unknown) => send(status, payload, limitInfo);
     if (fault_?.kind === 'unavailable') return reply(503, ERRORS.unavailable);
@@ -344,6 +352,12 @@ export class Emulator {
     }
     if (method === 'GET' && (rest === '/query' || rest === '/query/')) {
       return reply(...this.query(url.searchParams.get('q') ?? '', false));
+    }
+    // QueryAll: the same query, records in the Recycle Bin included (IsDeleted true); its
+    // further pages come from the same /query/<locator> URLs.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_queryall.htm
+    if (method === 'GET' && (rest === '/queryAll' || rest === '/queryAll/')) {
+      return reply(...this.query(url.searchParams.get('q') ?? '', false, true));
     }
     if (method === 'GET' && (rest === '/tooling/query' || rest === '/tooling/query/')) {
       this.org.refreshDefinitions();
@@ -408,6 +422,8 @@ export class Emulator {
         { message, errorCode: statusCode, ...(fields.length > 0 ? { fields } : {}) },
       ]);
     }
+    const bulk = this.bulk.handle(method, rest, url.searchParams, body);
+    if (bulk) return send(bulk.status, bulk.body, { ...limitInfo, ...bulk.headers });
     return reply(404, ERRORS.notFound);
   }
 
@@ -509,10 +525,10 @@ export class Emulator {
     };
   }
 
-  private query(soql: string, tooling: boolean): [number, unknown] {
+  private query(soql: string, tooling: boolean, all = false): [number, unknown] {
     let rows: SfRecord[];
     try {
-      rows = runSoql(this.org, soql, tooling);
+      rows = runSoql(this.org, soql, tooling, all);
     } catch (error) {
       if (error instanceof SoqlError) {
         return [400, [{ message: error.message, errorCode: error.errorCode }]];
@@ -634,6 +650,24 @@ export class Emulator {
         ],
       ];
     }
+    if (object === 'PermissionSetAssignment') {
+      // One assignment per user and permission set: a second is refused as a duplicate.
+      // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+      const twin = [...this.org.table(object).values()].find(
+        (a) => a.AssigneeId === values.AssigneeId && a.PermissionSetId === values.PermissionSetId,
+      );
+      if (twin) {
+        return [
+          400,
+          [
+            {
+              message: `duplicate value found: <unknown> duplicates value on record with id: ${twin.Id}`,
+              errorCode: 'DUPLICATE_VALUE',
+            },
+          ],
+        ];
+      }
+    }
     const id = this.org.insert(object, values);
     const created = this.org.table(object).get(id);
     if (created) this.org.derive(object, created);
@@ -650,6 +684,14 @@ export class Emulator {
         fields: [] as string[],
       };
     }
+    if (record.IsDeleted === true) {
+      // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+      return {
+        statusCode: 'ENTITY_IS_DELETED',
+        message: 'entity is deleted',
+        fields: [] as string[],
+      };
+    }
     const injected = this.org.recordErrors.get(id);
     if (injected) return { ...injected, fields: [] as string[] };
     if (object === 'Lead' && record.IsConverted === true) {
@@ -662,8 +704,7 @@ export class Emulator {
     const invalid = this.checkFields(object, values);
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;
-    Object.assign(record, fields, { LastModifiedDate: this.org.now() });
-    this.org.derive(object, record);
+    this.org.change(object, record, fields);
     return undefined;
   }
 

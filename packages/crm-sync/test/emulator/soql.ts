@@ -1,6 +1,6 @@
 // Runs a SOQL query (parsed with soql-parser-js) against the emulated org: field
 // selection with parent relationships, WHERE with AND/OR/parentheses, =, !=, <, <=, >, >=,
-// IN, NOT IN, LIKE, date and dateTime literals, ORDER BY, LIMIT. Unknown or unreadable columns give INVALID_FIELD naming the first one, the
+// IN, NOT IN, LIKE, date and dateTime literals, ORDER BY, LIMIT, parent-to-child subqueries. Unknown or unreadable columns give INVALID_FIELD naming the first one, the
 // way Salesforce does.
 import { createRequire } from 'node:module';
 import type { Org, SfRecord } from './org.ts';
@@ -284,9 +284,88 @@ export function attributes(object: string, id: string, base = '/services/data/v5
   return { type: object, url: `${base}/${object}/${id}` };
 }
 
-export function runSoql(org: Org, soql: string, tooling = false): SfRecord[] {
+type ParsedQuery = ReturnType<typeof parseQuery>;
+type SelectFields = NonNullable<ParsedQuery['fields']>;
+
+/** A parent-to-child subquery of the SELECT list: its relationship and its own query. */
+interface Subquery {
+  name: string;
+  object: string;
+  idField: string;
+  query: ParsedQuery;
+}
+
+/**
+ * The rows of `object` in `records` that match the query, sorted, limited and shaped: its
+ * columns (parent fields as nested records) and each subquery's children. A subquery's result
+ * is `null` when no child matches, otherwise a query result of its own (`totalSize`, `done`,
+ * `records`), as the REST API nests it.
+ * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_relationships_query_results.htm
+ */
+function select(
+  context: Context,
+  object: string,
+  records: Iterable<SfRecord>,
+  query: ParsedQuery,
+): SfRecord[] {
+  const { org, soql } = context;
+  const columns: string[][] = [];
+  const subqueries: Subquery[] = [];
+  for (const f of (query.fields ?? []) as SelectFields) {
+    if (f.type === 'Field') columns.push([f.field]);
+    else if (f.type === 'FieldRelationship') columns.push([...f.relationships, f.field]);
+    else if (f.type === 'FieldSubquery') {
+      const name = f.subquery.relationshipName;
+      const child = org.childRelationship(object, name);
+      if (!child) {
+        throw new SoqlError(
+          'INVALID_TYPE',
+          `\n${soql}\n^\nERROR at Row:1:Column:1\nDidn't understand relationship '${name}' in FROM part of query call. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names.`,
+        );
+      }
+      subqueries.push({
+        name,
+        object: child.target,
+        idField: child.idField,
+        query: f.subquery as ParsedQuery,
+      });
+    } else throw new SoqlError('MALFORMED_QUERY', `unsupported field ${f.type}`);
+  }
+  // Validate columns in order, so the first bad one is named (as Salesforce does).
+  for (const column of columns) resolve(context, object, undefined, column);
+  const where = tokens(query.where as WhereNode | undefined);
+  for (const token of where)
+    if (typeof token === 'object') checkLiteral(context, object, token.condition);
+  const matching = [...records].filter((record) =>
+    evaluate(where, (c) => test(resolve(context, object, record, c.field.split('.')), c)),
+  );
+  const orderBy = [query.orderBy ?? []].flat() as {
+    field?: string;
+    order?: string;
+    nulls?: string;
+  }[];
+  const sorted = sortRows(context, object, matching, orderBy);
+  return sorted.slice(0, query.limit ?? sorted.length).map((record) => {
+    const out: Record<string, unknown> = { attributes: attributes(object, record.Id) };
+    for (const column of columns) setPath(context, object, out, record, column);
+    for (const sub of subqueries) {
+      const children = [...org.table(sub.object).values()].filter(
+        (child) => child[sub.idField] === record.Id && child.IsDeleted !== true,
+      );
+      const rows = select(context, sub.object, children, sub.query);
+      out[sub.name] =
+        rows.length === 0 ? null : { totalSize: rows.length, done: true, records: rows };
+    }
+    return out as SfRecord;
+  });
+}
+
+/**
+ * Runs `soql`. Records in the Recycle Bin (`IsDeleted`) are left out unless `all` (queryAll).
+ */
+export function runSoql(org: Org, soql: string, tooling = false, all = false): SfRecord[] {
   const context: Context = { org, soql, tooling };
-  let parsed: ReturnType<typeof parseQuery>;
+  let parsed: ParsedQuery;
   try {
     parsed = parseQuery(soql);
   } catch (error) {
@@ -299,28 +378,6 @@ export function runSoql(org: Org, soql: string, tooling = false): SfRecord[] {
       `\n${soql}\nsObject type '${object}' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name.`,
     );
   }
-  const columns: string[][] = (parsed.fields ?? []).map((f) => {
-    if (f.type === 'Field') return [f.field];
-    if (f.type === 'FieldRelationship') return [...f.relationships, f.field];
-    throw new SoqlError('MALFORMED_QUERY', `unsupported field ${f.type}`);
-  });
-  // Validate columns in order, so the first bad one is named (as Salesforce does).
-  for (const column of columns) resolve(context, object, undefined, column);
-  const where = tokens(parsed.where as WhereNode | undefined);
-  for (const token of where)
-    if (typeof token === 'object') checkLiteral(context, object, token.condition);
-  const matching = [...org.table(object).values()].filter((record) =>
-    evaluate(where, (c) => test(resolve(context, object, record, c.field.split('.')), c)),
-  );
-  const orderBy = [parsed.orderBy ?? []].flat() as {
-    field?: string;
-    order?: string;
-    nulls?: string;
-  }[];
-  const sorted = sortRows(context, object, matching, orderBy);
-  return sorted.slice(0, parsed.limit ?? sorted.length).map((record) => {
-    const out: Record<string, unknown> = { attributes: attributes(object, record.Id) };
-    for (const column of columns) setPath(context, object, out, record, column);
-    return out as SfRecord;
-  });
+  const live = [...org.table(object).values()].filter((r) => all || r.IsDeleted !== true);
+  return select(context, object, live, parsed);
 }

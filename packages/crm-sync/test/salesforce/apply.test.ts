@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PlanStep, SyncPlan } from '../../src/index.js';
-import { applyPlan, fileJournal, memoryJournal } from '../../src/salesforce.js';
+import { inFlightKey } from '../../src/salesforce/journal.js';
+import { applyPlan, fileJournal, memoryJournal, stepKey } from '../../src/salesforce.js';
+import { customFieldDescribe } from '../emulator/org.ts';
 import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
@@ -244,6 +246,46 @@ describe('applyPlan', () => {
     expect(sent).toHaveLength(500);
     expect(new Set(sent.map((x) => x.id)).size).toBe(500);
     expect(emulator.org.table('Account').get(accounts[499] ?? '')?.Name).toBe('killed 499');
+  });
+
+  it('on resuming, takes a record holding a DateTime to the second as written (Salesforce keeps no milliseconds)', async () => {
+    const { emulator } = env;
+    const { org } = emulator;
+    org.addCustomField(
+      'Account',
+      customFieldDescribe('ServiceLastSeen__c', 'Service - Last Seen', 'datetime'),
+    );
+    org.setFieldPermission(
+      org.profileIdOf('Admin') ?? '',
+      'Account.ServiceLastSeen__c',
+      true,
+      true,
+    );
+    const [id = ''] = seedOrg(org, { companies: 1 }).accounts;
+    const step: PlanStep = {
+      type: 'update',
+      object: 'Account',
+      id,
+      fields: { ServiceLastSeen__c: '2026-02-10T17:30:00.456Z' },
+      subject: { kind: 'company', domain: 'company0.com' },
+      reason: 'update existing',
+    };
+    const plan: SyncPlan = {
+      steps: [step],
+      summary: { updates: 1, creates: 0, feedPosts: 0, skips: 0, ambiguous: 0 },
+    };
+    // The interrupted run: the org applied the update, the journal still says "in flight".
+    const record = org.table('Account').get(id);
+    if (record) org.change('Account', record, step.fields);
+    expect(record?.ServiceLastSeen__c).toBe('2026-02-10T17:30:00.000+0000');
+    const journal = memoryJournal({ [inFlightKey(stepKey(step))]: id });
+    const composites = emulator.count('PATCH', '/composite/sobjects');
+    const result = await applyPlan(connectTo(emulator), plan, { journal });
+    expect(result.outcomes[0]).toMatchObject({
+      status: 'already-done',
+      reason: 'written by an interrupted run',
+    });
+    expect(emulator.count('PATCH', '/composite/sobjects')).toBe(composites);
   });
 
   it('makes no call at all on a dry run', async () => {

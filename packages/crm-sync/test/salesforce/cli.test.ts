@@ -150,8 +150,9 @@ describe('service-crm', () => {
     const events = join(home, 'events.ndjson');
     const config = join(home, 'config.json');
     // `script` gives the command a real pseudo-terminal (stdout and stderr both reach it).
+    // --full: every planned field, as if the org held none of them (the sync above wrote them).
     const command = [process.execPath, cli, 'sync', '--events', events, '--config', config]
-      .concat('--dry-run')
+      .concat('--dry-run', '--full')
       .map((part) => `'${part}'`)
       .join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], {

@@ -21,6 +21,8 @@ export function useEmulator(options: EmulatorOptions = {}): { readonly emulator:
   afterEach(() => holder.emulator.verify());
   afterAll(async () => {
     expect(holder.emulator.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    // Nor a Bulk API 2.0 job that deletes.
+    expect(holder.emulator.bulk.operations().filter((op) => /delete/i.test(op))).toEqual([]);
     expect(holder.emulator.schemaErrors).toEqual([]);
     await holder.emulator.close();
   });

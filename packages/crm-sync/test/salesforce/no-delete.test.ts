@@ -4,6 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openIngestJob } from '../../src/salesforce/bulk-jobs.js';
 import { SalesforceError } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
 
@@ -27,6 +28,8 @@ describe('no delete anywhere', () => {
       expect(code, file).not.toMatch(/['"`]DELETE['"`]/i);
       expect(code, file).not.toMatch(/\.(destroy|del|delete|deleteMetadata|destroyMetadata)\s*\(/);
       expect(code, file).not.toMatch(/\bdelete\s+[\w[]/);
+      // No Bulk API job that deletes: neither operation is named anywhere.
+      expect(code, file).not.toMatch(/hardDelete|operation:\s*['"`]delete/i);
     }
   });
 
@@ -43,5 +46,17 @@ describe('no delete anywhere', () => {
       /never deletes/,
     );
     expect(env.emulator.requests).toHaveLength(0);
+  });
+
+  it('refuses to make a delete or hardDelete Bulk API 2.0 job, sending nothing', async () => {
+    const connection = connectTo(env.emulator);
+    const open = openIngestJob as (c: typeof connection, o: string, op: string) => Promise<string>;
+    for (const operation of ['delete', 'hardDelete']) {
+      await expect(open(connection, 'Account', operation)).rejects.toThrow(
+        /only inserts and updates/,
+      );
+    }
+    expect(env.emulator.requests).toHaveLength(0);
+    expect(env.emulator.bulk.jobs.size).toBe(0);
   });
 });

@@ -59,10 +59,16 @@ describe('reads', () => {
         );
     expect(columnsOf('Lead')).not.toEqual([]);
     for (const columns of columnsOf('Lead')) expect(columns).not.toContain('Title');
-    expect(columnsOf('Opportunity')).not.toEqual([]);
-    for (const columns of columnsOf('Opportunity')) {
-      expect(columns).toContain('IsWon');
-      expect(columns).not.toContain('Type');
+    // Pipeline Stage's facts come from the Account query's subquery, not a read of Opportunities.
+    expect(columnsOf('Opportunity')).toEqual([]);
+    const accountQueries = queries.filter((q) => q.sObject === 'Account');
+    expect(accountQueries).not.toEqual([]);
+    for (const q of accountQueries) {
+      const children = (q.fields ?? []).flatMap((f) =>
+        f.type === 'FieldSubquery' ? [f.subquery] : [],
+      );
+      expect(children.map((c) => c.relationshipName)).toEqual(['Opportunities']);
+      expect(children[0]?.fields?.map((f) => ('field' in f ? f.field : f.type))).toContain('IsWon');
     }
     emulator.org.hidden.clear();
     emulator.org.rejectedInQuery.clear();

@@ -1,0 +1,110 @@
+/**
+ * The API budget of a sync, before it writes: how many calls the plan's writes will make
+ * (composite calls of 200, Bulk API 2.0 jobs above the write threshold, one duplicate check
+ * and one call per create, one call per feed post), beside what the org has left today. A run
+ * whose estimate would leave fewer calls than the reserve does not start.
+ */
+import { COMPOSITE_BATCH_LIMIT, type CrmObject, type PlanStep, type SyncPlan } from '../index.js';
+import { type BulkOptions, DEFAULT_WRITE_THRESHOLD } from './bulk-options.js';
+import type { SalesforceConnection } from './connection.js';
+import type { ApiUsage } from './errors.js';
+
+/**
+ * Calls of one ingest job at the least: open, upload, close, one status poll, and its
+ * successful, failed and unprocessed results. A slow job polls more.
+ */
+export const CALLS_PER_JOB = 7;
+/** Duplicate checks of creates in bulk: emails per query, websites per query (bulk-apply). */
+const EMAILS_PER_QUERY = 500;
+const WEBSITES_PER_QUERY = 100;
+
+export interface WriteEstimate {
+  /** Composite update calls (200 records each). */
+  readonly composite: number;
+  /** Bulk API 2.0 ingest jobs, and the calls they make at the least. */
+  readonly bulkJobs: number;
+  readonly bulkCalls: number;
+  /** Duplicate checks and create calls of the creates not in jobs. */
+  readonly creates: number;
+  readonly feedPosts: number;
+  /** The fresh read of the org's usage before the first write (none when nothing is written). */
+  readonly limitCheck: number;
+  /** All calls of the write phase. */
+  readonly total: number;
+}
+
+const countBy = (steps: readonly { readonly object: CrmObject }[]) => {
+  const counts = new Map<CrmObject, number>();
+  for (const s of steps) counts.set(s.object, (counts.get(s.object) ?? 0) + 1);
+  return counts;
+};
+
+/** What applying `plan` will cost in API calls (`bulk: false`: composite and single calls only). */
+export function estimateWriteCalls(
+  plan: SyncPlan,
+  options: { readonly bulk?: BulkOptions | false } = {},
+): WriteEstimate {
+  const threshold =
+    options.bulk === false
+      ? Number.POSITIVE_INFINITY
+      : (options.bulk?.writeThreshold ?? DEFAULT_WRITE_THRESHOLD);
+  const of = <T extends PlanStep['type']>(type: T) =>
+    plan.steps.filter((s): s is Extract<PlanStep, { type: T }> => s.type === type);
+  let bulkJobs = 0;
+  let composite = 0;
+  for (const n of countBy(of('update')).values()) {
+    if (n >= threshold) bulkJobs += 1;
+    else composite += n;
+  }
+  let creates = 0;
+  let duplicateQueries = 0;
+  for (const [object, n] of countBy(of('create'))) {
+    if (n >= threshold) {
+      bulkJobs += 1;
+      duplicateQueries += Math.ceil(
+        n / (object === 'Account' ? WEBSITES_PER_QUERY : EMAILS_PER_QUERY),
+      );
+    } else creates += 2 * n;
+  }
+  const compositeCalls = Math.ceil(composite / COMPOSITE_BATCH_LIMIT);
+  const bulkCalls = bulkJobs * CALLS_PER_JOB + duplicateQueries;
+  const feedPosts = of('feedPost').length;
+  const work = compositeCalls + bulkCalls + creates + feedPosts;
+  const limitCheck = work > 0 ? 1 : 0;
+  return {
+    composite: compositeCalls,
+    bulkJobs,
+    bulkCalls,
+    creates,
+    feedPosts,
+    limitCheck,
+    total: work + limitCheck,
+  };
+}
+
+/** The reserve a run keeps by default: 2% of the daily allocation, at least 50 calls. */
+export function defaultReserve(usage: ApiUsage): number {
+  return Math.max(50, Math.ceil(usage.max * 0.02));
+}
+
+export interface Budget {
+  readonly estimate: WriteEstimate;
+  readonly usage: ApiUsage;
+  readonly reserve: number;
+  /** Calls left today after the run, by the estimate. */
+  readonly leftAfter: number;
+  /** False when the run would leave fewer calls than the reserve. */
+  readonly fits: boolean;
+}
+
+/** The estimate beside the org's remaining daily limit (one `/limits` call). */
+export async function checkBudget(
+  connection: SalesforceConnection,
+  estimate: WriteEstimate,
+  reserve?: number,
+): Promise<Budget> {
+  const usage = await connection.limits();
+  const keep = reserve ?? defaultReserve(usage);
+  const leftAfter = usage.max - usage.used - estimate.total;
+  return { estimate, usage, reserve: keep, leftAfter, fits: leftAfter >= keep };
+}

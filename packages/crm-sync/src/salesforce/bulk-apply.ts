@@ -1,0 +1,254 @@
+/**
+ * The large parts of a plan through Bulk API 2.0 ingest jobs: the updates, and the creates, of
+ * an object with at least `writeThreshold` of them in the plan (Salesforce recommends Bulk API
+ * 2.0 from a few thousand records). Below the threshold the plan is written as before
+ * (composite calls of 200, one create at a time). Every record gets the outcome composite
+ * would give it; records refused for a reason the composite path handles (a locked row, a
+ * field the user cannot see or edit) and records a failed job never reached are handed back
+ * to that path. The journal holds each record's job id before its data is uploaded, so an
+ * interrupted run resumes its jobs and never writes a record twice.
+ */
+import {
+  type CreateStep,
+  type CrmObject,
+  chunk,
+  escapeSoqlString,
+  normalizeDomain,
+  type PlanStep,
+  type RecordError,
+  type UpdateStep,
+} from '../index.js';
+import type { StepOutcome } from './apply.js';
+import { append, bulkJobKey, type IngestResult, type IngestRow, ingest } from './bulk-ingest.js';
+import { type BulkOptions, DEFAULT_WRITE_THRESHOLD } from './bulk-options.js';
+import type { SalesforceConnection } from './connection.js';
+import { type ApplyJournal, stepKey } from './journal.js';
+import { queryAll } from './reads.js';
+
+export interface BulkRun {
+  readonly journal: ApplyJournal;
+  readonly outcomes: Map<PlanStep, StepOutcome>;
+  /** The API-limit check, before each job. */
+  readonly guard: () => Promise<void>;
+  readonly progress: (n: number) => void;
+  readonly options: BulkOptions;
+}
+
+/** Errors the one-record paths deal with better: retried (lock) or written without the field. */
+const HANDED_BACK = new Set([
+  'UNABLE_TO_LOCK_ROW',
+  'INVALID_FIELD',
+  'INVALID_FIELD_FOR_INSERT_UPDATE',
+]);
+const handBack = (result: IngestResult | undefined) =>
+  !result ||
+  result.status === 'unprocessed' ||
+  (result.status === 'failed' && result.errors.some((e) => HANDED_BACK.has(e.statusCode)));
+
+const failed = (step: PlanStep, errors: readonly RecordError[]): StepOutcome => ({
+  step,
+  status: 'failed',
+  errors,
+});
+
+/** Which steps go to a job: those a journaled job holds, and those of objects at the threshold. */
+function chosen<S extends UpdateStep | CreateStep>(steps: readonly S[], run: BulkRun): Set<S> {
+  const threshold = run.options.writeThreshold ?? DEFAULT_WRITE_THRESHOLD;
+  const picked = new Set<S>();
+  const byObject = new Map<CrmObject, S[]>();
+  for (const step of steps) {
+    if (run.journal.get(bulkJobKey(stepKey(step))) !== undefined) picked.add(step);
+    else append(byObject, step.object, step);
+  }
+  for (const list of byObject.values())
+    if (list.length >= threshold) for (const step of list) picked.add(step);
+  return picked;
+}
+
+/** Runs the chosen updates as jobs; returns the updates left for composite calls. */
+export async function updateInBulk(
+  connection: SalesforceConnection,
+  steps: readonly UpdateStep[],
+  run: BulkRun,
+): Promise<UpdateStep[]> {
+  const picked = chosen(steps, run);
+  const left = steps.filter((s) => !picked.has(s));
+  for (const object of new Set([...picked].map((s) => s.object))) {
+    const list = [...picked].filter((s) => s.object === object);
+    const results = await ingest(connection, {
+      object,
+      operation: 'update',
+      rows: list.map((s) => ({ key: stepKey(s), id: s.id, fields: s.fields })),
+      journal: run.journal,
+      beforeJob: run.guard,
+      ...(run.options.polling ? { polling: run.options.polling } : {}),
+    });
+    const written: Record<string, string> = {};
+    for (const step of list) {
+      const result = results.get(stepKey(step));
+      if (handBack(result)) left.push(step);
+      else if (result?.status === 'failed') run.outcomes.set(step, failed(step, result.errors));
+      else if (result?.status === 'written') {
+        written[stepKey(step)] = step.id;
+        run.outcomes.set(
+          step,
+          result.resumed
+            ? { step, status: 'already-done', id: step.id, reason: 'written by an interrupted run' }
+            : { step, status: 'written', id: step.id },
+        );
+      }
+    }
+    await run.journal.record(written);
+    run.progress(list.length - list.filter((s) => !run.outcomes.has(s)).length);
+  }
+  return left;
+}
+
+/**
+ * Runs the chosen creates as insert jobs, Accounts first so later creates can link to them;
+ * each after the plan's duplicate check, made for many records at once. Lead creates that
+ * should run assignment rules (`autoAssign`) stay one at a time: a Bulk API job runs them only
+ * for a named rule. Created ids go to `createdIds`; steps without an outcome are left to the
+ * one-at-a-time path.
+ */
+export async function createInBulk(
+  connection: SalesforceConnection,
+  steps: readonly CreateStep[],
+  run: BulkRun & { readonly createdIds: Map<string, string>; readonly autoAssign: boolean },
+): Promise<void> {
+  const eligible = steps.filter(
+    (s) => run.journal.get(stepKey(s)) === undefined && (s.object !== 'Lead' || !run.autoAssign),
+  );
+  const picked = chosen(eligible, run);
+  for (const object of ['Account', 'Contact', 'Lead'] as const) {
+    const list = [...picked].filter((s) => s.object === object);
+    if (list.length === 0) continue;
+    const rows: (IngestRow & { step: CreateStep })[] = [];
+    const fresh: CreateStep[] = [];
+    for (const step of list) {
+      const fields = { ...step.fields };
+      let linked = true;
+      for (const [field, key] of Object.entries(step.links)) {
+        const id = run.createdIds.get(key);
+        if (id === undefined) linked = false;
+        else fields[field] = id;
+      }
+      // A missing link is reported by the one-at-a-time path.
+      if (!linked) continue;
+      rows.push({ key: stepKey(step), fields, step });
+      if (run.journal.get(bulkJobKey(stepKey(step))) === undefined) fresh.push(step);
+    }
+    const existing = await findExistingMany(connection, fresh);
+    const found: Record<string, string> = {};
+    for (const [step, id] of existing) {
+      found[stepKey(step)] = id;
+      run.createdIds.set(step.idempotencyKey, id);
+      run.outcomes.set(step, {
+        step,
+        status: 'already-done',
+        id,
+        reason: `a ${step.object} with this ${step.duplicateCheck.field} exists`,
+      });
+    }
+    await run.journal.record(found);
+    const toWrite = rows.filter((r) => !existing.has(r.step));
+    const results = await ingest(connection, {
+      object,
+      operation: 'insert',
+      rows: toWrite,
+      journal: run.journal,
+      beforeJob: run.guard,
+      ...(run.options.polling ? { polling: run.options.polling } : {}),
+    });
+    const created: Record<string, string> = {};
+    for (const { step, key } of toWrite) {
+      const result = results.get(key);
+      if (handBack(result)) continue;
+      if (result?.status === 'failed') run.outcomes.set(step, failed(step, result.errors));
+      else if (result?.status === 'written') {
+        created[key] = result.id;
+        run.createdIds.set(step.idempotencyKey, result.id);
+        run.outcomes.set(
+          step,
+          result.resumed
+            ? { step, status: 'already-done', id: result.id, reason: 'created by an earlier run' }
+            : { step, status: 'written', id: result.id },
+        );
+      }
+    }
+    await run.journal.record(created);
+    run.progress(list.filter((s) => run.outcomes.has(s)).length);
+  }
+}
+
+/** Emails per query: well inside SOQL's 100,000 characters. */
+const EMAILS_PER_QUERY = 500;
+/** Website patterns per query. */
+const WEBSITES_PER_QUERY = 100;
+
+/**
+ * The plan's duplicate check for many creates: `Email IN (...)`, and Websites narrowed with
+ * LIKE then compared by registrable domain, as the one-at-a-time check does.
+ */
+async function findExistingMany(
+  connection: SalesforceConnection,
+  steps: readonly CreateStep[],
+): Promise<Map<CreateStep, string>> {
+  const found = new Map<CreateStep, string>();
+  const groups = new Map<string, CreateStep[]>();
+  for (const step of steps) {
+    const group = `${step.duplicateCheck.object}.${step.duplicateCheck.field}`;
+    append(groups, group, step);
+  }
+  for (const list of groups.values()) {
+    const { object, field } = (list[0] as CreateStep).duplicateCheck;
+    const match = field === 'Email' ? emailMatches : websiteMatches;
+    for (const batch of chunk(list, field === 'Email' ? EMAILS_PER_QUERY : WEBSITES_PER_QUERY))
+      await match(connection, object, batch, found);
+  }
+  return found;
+}
+
+async function emailMatches(
+  connection: SalesforceConnection,
+  object: CrmObject,
+  batch: readonly CreateStep[],
+  found: Map<CreateStep, string>,
+): Promise<void> {
+  const values = batch.map((s) => escapeSoqlString(s.duplicateCheck.value)).join(', ');
+  const rows = await queryAll<{ Id: string; Email: string | null }>(
+    connection,
+    `SELECT Id, Email FROM ${object} WHERE Email IN (${values})`,
+  );
+  const ids = new Map(rows.map((r) => [(r.Email ?? '').toLowerCase(), r.Id]));
+  for (const step of batch) {
+    const id = ids.get(step.duplicateCheck.value.toLowerCase());
+    if (id !== undefined) found.set(step, id);
+  }
+}
+
+async function websiteMatches(
+  connection: SalesforceConnection,
+  object: CrmObject,
+  batch: readonly CreateStep[],
+  found: Map<CreateStep, string>,
+): Promise<void> {
+  const likes = batch
+    .map(
+      (s) => `Website LIKE ${escapeSoqlString(`%${s.duplicateCheck.value.replace(/[%_]/g, '')}%`)}`,
+    )
+    .join(' OR ');
+  const rows = await queryAll<{ Id: string; Website: string | null }>(
+    connection,
+    `SELECT Id, Website FROM ${object} WHERE ${likes}`,
+  );
+  const ids = new Map<string, string>();
+  for (const r of rows) {
+    const domain = r.Website ? normalizeDomain(r.Website) : undefined;
+    if (domain && !ids.has(domain)) ids.set(domain, r.Id);
+  }
+  for (const step of batch) {
+    const id = ids.get(step.duplicateCheck.value);
+    if (id !== undefined) found.set(step, id);
+  }
+}

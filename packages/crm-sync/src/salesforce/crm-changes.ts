@@ -1,0 +1,314 @@
+/**
+ * Read only what changed: the first read takes every record (Accounts with their Opportunity
+ * facts in one subquery, Contacts, Leads); later reads take, per object, the records whose
+ * `SystemModstamp` is after the snapshot's watermark (the start of the previous read) less an
+ * overlap, which covers changes committed late and a clock here behind or ahead of the org's
+ * by less than it. They go through queryAll, so records moved to the Recycle Bin come back and
+ * leave the snapshot.
+ */
+import {
+  buildQuery,
+  type CrmAccount,
+  type CrmContact,
+  type CrmLead,
+  type CrmObject,
+  type CrmOpportunity,
+  type QueryObject,
+  type SyncPlan,
+} from '../index.js';
+import { instantOf } from '../stored-values.js';
+import type { SalesforceConnection } from './connection.js';
+import {
+  type CrmSnapshotFile,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type SnapshotObjectState,
+} from './crm-snapshot.js';
+import {
+  type CrmReadOptions,
+  crmReadOptions,
+  type ReadOptions,
+  readAccountsWithStage,
+  readRecords,
+  selectedColumns,
+  withOpportunities,
+} from './reads.js';
+
+/** Records changed within this many seconds before the watermark are read again (default). */
+export const DEFAULT_OVERLAP_SECONDS = 300;
+/**
+ * Deleted records stay in the Recycle Bin 15 days (emptyRecycleBin() in the SOAP API guide):
+ * a snapshot older than that could miss deletions, so it is read again in full.
+ * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_emptyrecyclebin.htm
+ */
+export const RECYCLE_BIN_DAYS = 15;
+const STAMP = 'SystemModstamp';
+
+export interface CrmChangesOptions extends CrmReadOptions {
+  /** The snapshot of the previous run; none: read everything. */
+  readonly previous?: CrmSnapshotFile | undefined;
+  /** Read everything even with a usable snapshot (`--full-read`). */
+  readonly fullRead?: boolean;
+  /** Seconds before the watermark read again (changes committed late); default 300. */
+  readonly overlapSeconds?: number;
+  /** The clock, for the Recycle Bin's 15 days (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+export interface ObjectRead {
+  /** `full`: every record; `changes`: those modified since the watermark. */
+  readonly mode: 'full' | 'changes';
+  /** Records received (deleted ones included). */
+  readonly records: number;
+  /** Records that left the snapshot (in the Recycle Bin). */
+  readonly deleted: number;
+}
+
+export interface CrmChanges {
+  /** The org's records now: plan from it and keep it for the next run. */
+  readonly snapshot: CrmSnapshotFile;
+  readonly reads: Readonly<Record<QueryObject, ObjectRead>>;
+  /** Columns left out because the connecting user cannot read them. */
+  readonly dropped: Readonly<Record<QueryObject, readonly string[]>>;
+}
+
+type Row = Record<string, unknown> & { readonly Id: string };
+
+/** The columns a read of `object` selects (compared with those a snapshot was read with). */
+function columnsOf(object: QueryObject, options: ReadOptions): string[] {
+  return buildQuery(object, { ...options, children: [], limit: 1 }).flatMap(selectedColumns);
+}
+
+/** Merges rows read into `before` by Id: a row in the Recycle Bin (`IsDeleted`) leaves, others replace. */
+function merge<T extends { readonly Id: string }>(
+  before: readonly T[],
+  rows: readonly Row[],
+): { records: T[]; deleted: number } {
+  const recycled = new Set<string>();
+  const fresh = new Map<string, T>();
+  for (const { attributes: _attributes, IsDeleted, ...row } of rows) {
+    if (IsDeleted === true) recycled.add(row.Id as string);
+    else fresh.set(row.Id as string, row as unknown as T);
+  }
+  const kept = before.filter((r) => !recycled.has(r.Id) && !fresh.has(r.Id));
+  const deleted = before.filter((r) => recycled.has(r.Id)).length;
+  return { records: [...kept, ...fresh.values()], deleted };
+}
+
+interface ObjectResult {
+  readonly rows: Row[];
+  readonly dropped: readonly string[];
+  readonly columns: string[];
+  /** The state continued from; undefined for a full read. */
+  readonly state: SnapshotObjectState | undefined;
+  readonly types?: Readonly<Record<string, string>> | undefined;
+  /** Accounts read in full: the records and their Opportunity facts. */
+  readonly staged?: { accounts: CrmAccount[]; opportunities: CrmOpportunity[] };
+}
+
+/**
+ * Reads the CRM, incrementally when `previous` is a snapshot of the same org read with the same
+ * columns and younger than the Recycle Bin's 15 days, in full otherwise.
+ */
+export async function readCrmChanges(
+  connection: SalesforceConnection,
+  options: CrmChangesOptions = {},
+): Promise<CrmChanges> {
+  const now = options.now ?? Date.now;
+  const overlap = (options.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS) * 1000;
+  const previous =
+    options.previous?.instanceUrl === connection.instanceUrl && options.fullRead !== true
+      ? options.previous
+      : undefined;
+  const optionsOf = (object: QueryObject): ReadOptions => {
+    if (object === 'Opportunity') return { ...crmReadOptions(object, options), fields: [STAMP] };
+    const base = crmReadOptions(object, options);
+    return { ...base, fields: [...(base.fields ?? []), STAMP] };
+  };
+  /** The state to continue from, when `object` can be read incrementally. */
+  const continuing = (object: QueryObject): SnapshotObjectState | undefined => {
+    const state = previous?.objects[object];
+    if (!state) return undefined;
+    const had = new Set(state.columns.map((c) => c.toLowerCase()));
+    const same = columnsOf(object, optionsOf(object)).every((c) => had.has(c.toLowerCase()));
+    const fresh = now() - instantOf(state.watermark) < RECYCLE_BIN_DAYS * 86_400_000;
+    return same && fresh ? state : undefined;
+  };
+  // The Opportunity facts come with the Accounts: both are read in full, or both continue.
+  const opportunityState = continuing('Account') && continuing('Opportunity');
+  const states: Record<QueryObject, SnapshotObjectState | undefined> = {
+    Account: opportunityState && continuing('Account'),
+    Opportunity: opportunityState,
+    Contact: continuing('Contact'),
+    Lead: continuing('Lead'),
+  };
+  /** Every Account with its stage facts (through jobs in a large org). */
+  const readAllAccounts = async (): Promise<ObjectResult> => {
+    const base = optionsOf('Account');
+    const read = await readAccountsWithStage(connection, base);
+    return {
+      rows: read.accounts as unknown as Row[],
+      dropped: read.dropped,
+      types: read.types,
+      state: undefined,
+      columns: columnsOf('Account', base),
+      staged: read,
+    };
+  };
+  const read = async (object: QueryObject, extra: ReadOptions = {}): Promise<ObjectResult> => {
+    const state = states[object];
+    const base = optionsOf(object);
+    const changes: ReadOptions = state
+      ? {
+          fields: [...(base.fields ?? []), 'IsDeleted'],
+          where: [
+            {
+              field: STAMP,
+              op: '>',
+              value: { dateTime: new Date(instantOf(state.watermark) - overlap) },
+            },
+          ],
+          includeDeleted: true,
+          knownDropped: state.dropped,
+          knownTypes: state.types,
+        }
+      : {};
+    const { records, dropped, types } = await readRecords<Row>(connection, object, {
+      ...base,
+      ...extra,
+      ...changes,
+    });
+    return { rows: records, dropped, types, state, columns: columnsOf(object, base) };
+  };
+
+  // Changes committed while the read runs have later stamps, or fall in the next overlap.
+  const readStart = new Date(now()).toISOString();
+  // Continuing, the Accounts' stage facts come from the changed Opportunities (a changed,
+  // moved or deleted Opportunity has a new SystemModstamp), not from a subquery.
+  const accounts = states.Account ? await read('Account') : await readAllAccounts();
+  const contacts = await read('Contact');
+  const leads = await read('Lead');
+  // Changed Opportunities only when continuing: a full read has them all from the subquery.
+  const changedOpportunities = states.Opportunity ? await read('Opportunity') : undefined;
+
+  const staged = accounts.staged ?? withOpportunities(accounts.rows);
+  const mergedAccounts = merge<CrmAccount>(
+    accounts.state ? (previous?.accounts ?? []) : [],
+    staged.accounts as unknown as Row[],
+  );
+  // The Opportunities read in full with their Accounts, or the kept ones with changes on top.
+  const kept = states.Opportunity ? (previous?.opportunities ?? []) : [];
+  const mergedOpportunities = merge<CrmOpportunity & { Id: string }>(
+    [...kept, ...staged.opportunities].filter(
+      (o): o is CrmOpportunity & { Id: string } => typeof o.Id === 'string',
+    ),
+    (changedOpportunities?.rows ?? []).map(
+      ({ Id, AccountId, IsClosed, IsWon, IsDeleted, ...r }) => ({
+        Id,
+        AccountId,
+        IsClosed,
+        IsWon,
+        IsDeleted,
+        [STAMP]: r[STAMP],
+      }),
+    ),
+  );
+  const mergedContacts = merge<CrmContact>(
+    contacts.state ? (previous?.contacts ?? []) : [],
+    contacts.rows,
+  );
+  const mergedLeads = merge<CrmLead>(leads.state ? (previous?.leads ?? []) : [], leads.rows);
+
+  const stateOf = (result: ObjectResult): SnapshotObjectState => {
+    const types = result.types ?? result.state?.types;
+    return {
+      columns: result.columns,
+      dropped: result.state ? result.state.dropped : result.dropped,
+      ...(types ? { types } : {}),
+      watermark: readStart,
+    };
+  };
+  const snapshot: CrmSnapshotFile = {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    instanceUrl: connection.instanceUrl,
+    savedAt: new Date(now()).toISOString(),
+    objects: {
+      Account: stateOf(accounts),
+      Contact: stateOf(contacts),
+      Lead: stateOf(leads),
+      Opportunity: {
+        columns: columnsOf('Opportunity', optionsOf('Opportunity')),
+        dropped: changedOpportunities?.dropped ?? [],
+        watermark: readStart,
+      },
+    },
+    accounts: mergedAccounts.records,
+    contacts: mergedContacts.records,
+    leads: mergedLeads.records,
+    opportunities: mergedOpportunities.records,
+  };
+  const summary = (result: ObjectResult | undefined, deleted: number, rows = 0): ObjectRead => ({
+    mode: result?.state ? 'changes' : 'full',
+    records: result?.rows.length ?? rows,
+    deleted,
+  });
+  return {
+    snapshot,
+    reads: {
+      Account: summary(accounts, mergedAccounts.deleted),
+      Contact: summary(contacts, mergedContacts.deleted),
+      Lead: summary(leads, mergedLeads.deleted),
+      Opportunity: summary(
+        changedOpportunities,
+        mergedOpportunities.deleted,
+        staged.opportunities.length,
+      ),
+    },
+    dropped: {
+      Account: accounts.dropped,
+      Contact: contacts.dropped,
+      Lead: leads.dropped,
+      Opportunity: changedOpportunities?.dropped ?? [],
+    },
+  };
+}
+
+/**
+ * The records a plan updates that the snapshot does not hold (a Contact a converted Lead points
+ * to, say), read by id and merged in: without them the plan cannot tell what they hold already.
+ * Returns the completed snapshot, or undefined when nothing was missing.
+ */
+export async function readMissing(
+  connection: SalesforceConnection,
+  snapshot: CrmSnapshotFile,
+  plan: SyncPlan,
+  options: CrmReadOptions = {},
+): Promise<CrmSnapshotFile | undefined> {
+  const held = new Set(
+    [...snapshot.accounts, ...snapshot.contacts, ...snapshot.leads].map((r) => r.Id),
+  );
+  const missing = new Map<CrmObject, string[]>();
+  for (const step of plan.steps) {
+    if (step.type !== 'update' || held.has(step.id)) continue;
+    missing.set(step.object, [...(missing.get(step.object) ?? []), step.id]);
+  }
+  if (missing.size === 0) return undefined;
+  const lists = { Account: 'accounts', Contact: 'contacts', Lead: 'leads' } as const;
+  let completed = snapshot;
+  for (const [object, ids] of missing) {
+    const base = crmReadOptions(object, options);
+    const { records } = await readRecords<Row>(connection, object, {
+      ...base,
+      fields: [...(base.fields ?? []), STAMP],
+      where: [{ field: 'Id', in: ids }],
+      knownDropped: snapshot.objects[object].dropped,
+    });
+    const list = lists[object];
+    completed = {
+      ...completed,
+      [list]: merge(completed[list] as readonly Row[], records).records,
+    };
+  }
+  return completed;
+}
