@@ -8,7 +8,8 @@ import type { LookupQuery, LookupStore } from './types.js';
 
 const ANSWER_TEXT = Symbol('service.answerText');
 
-export type AnswerText = (query: LookupQuery) => Promise<string | null>;
+/** The answer as JSON: text, or its UTF-8 bytes ready to send; `null` when there is none. */
+export type AnswerText = (query: LookupQuery) => Promise<string | Uint8Array | null>;
 type WithText = LookupStore['lookup'] & { [ANSWER_TEXT]?: AnswerText };
 
 /** `lookup`, carrying `text` as its JSON-text form. */

@@ -12,7 +12,10 @@ import type { LookupQuery } from './types.js';
 export interface AnswerCacheOptions {
   /** Most answers kept (default 100 000); 0 turns the cache off. */
   maxEntries?: number;
-  /** Most bytes kept, counted as two bytes per character of answer and key plus 64 per entry (default 64 MiB); 0 turns the cache off. */
+  /**
+   * Most bytes kept (default 64 MiB; 0 turns the cache off), counted as an answer's bytes (two per
+   * character when kept as a string), two per character of its key, plus 64 per entry.
+   */
   maxBytes?: number;
 }
 
@@ -37,9 +40,12 @@ export interface AnswerSource {
   emails?: readonly string[];
 }
 
+/** A kept answer: its JSON, as bytes ready to send (or as text), or `null` for a 404. */
+export type KeptAnswer = string | Uint8Array | null;
+
 interface Entry {
   workspace: string;
-  text: string | null;
+  text: KeptAnswer;
   bytes: number;
   dependencies: string[];
 }
@@ -85,7 +91,7 @@ export class AnswerCache {
   }
 
   /** The kept answer: its text, `null` for a kept 404, `undefined` when none is kept. */
-  get(query: LookupQuery): string | null | undefined {
+  get(query: LookupQuery): KeptAnswer | undefined {
     const key = keyOf(query);
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
@@ -101,11 +107,12 @@ export class AnswerCache {
   }
 
   /** Keeps an answer read since `ticket`, unless a change or reset came in between. */
-  fill(ticket: FillTicket, query: LookupQuery, text: string | null, source: AnswerSource): void {
+  fill(ticket: FillTicket, query: LookupQuery, text: KeptAnswer, source: AnswerSource): void {
     if (!this.enabled || ticket.epoch !== this.#epoch) return;
     if ((this.#generations.get(ticket.workspace) ?? 0) !== ticket.generation) return;
     const key = keyOf(query);
-    const bytes = 2 * (key.length + (text?.length ?? 0)) + ENTRY_OVERHEAD;
+    const size = text === null ? 0 : typeof text === 'string' ? 2 * text.length : text.byteLength;
+    const bytes = 2 * key.length + size + ENTRY_OVERHEAD;
     if (bytes > this.#maxBytes) return;
     const { workspace } = query;
     const dependencies = [

@@ -19,8 +19,6 @@ export interface ChangeFeed {
   start(emit: (event: StoreEvent) => void): void;
   /** Whether every commit older than `maxStalenessMs` has been heard. */
   fresh(): boolean;
-  /** The process id of the listening connection's backend, while connected (for tests and logs). */
-  readonly backendPid: number | undefined;
   close(): Promise<void>;
 }
 
@@ -42,11 +40,12 @@ export function listenForChanges(
   const maxStalenessMs = options.maxStalenessMs ?? 1_000;
   let emit: (event: StoreEvent) => void = () => {};
   let client: pg.Client | undefined;
-  let backendPid: number | undefined;
   let heardUpTo = Number.NEGATIVE_INFINITY;
   let timer: NodeJS.Timeout | undefined;
   let backoffMs = 100;
   let closed = false;
+  /** Whether `client` listens (a failed attempt to connect has nothing to reset). */
+  let listening = false;
 
   const schedule = (fn: () => void, ms: number) => {
     clearTimeout(timer);
@@ -56,9 +55,9 @@ export function listenForChanges(
   function drop(lost: pg.Client) {
     if (client !== lost) return;
     client = undefined;
-    backendPid = undefined;
     heardUpTo = Number.NEGATIVE_INFINITY;
-    emit(RESET);
+    if (listening) emit(RESET);
+    listening = false;
     lost.end().catch(() => {});
     schedule(connect, backoffMs);
     backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
@@ -91,14 +90,13 @@ export function listenForChanges(
     try {
       await next.connect();
       await next.query(`LISTEN ${CHANGES_CHANNEL}`);
-      const { rows } = await next.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      backendPid = rows[0]?.pid;
     } catch {
       drop(next);
       return;
     }
     if (client !== next) return;
     backoffMs = 100;
+    listening = true;
     // Whatever was kept before this connection listened may have missed a notice.
     emit(RESET);
     await heartbeat(next);
@@ -110,9 +108,6 @@ export function listenForChanges(
       void connect();
     },
     fresh: () => performance.now() - heardUpTo < maxStalenessMs,
-    get backendPid() {
-      return backendPid;
-    },
     async close() {
       closed = true;
       clearTimeout(timer);

@@ -60,7 +60,8 @@ export interface CoreRequest {
 export interface CoreAnswer {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  /** JSON text, or its UTF-8 bytes (a kept answer, sent without encoding it again). */
+  body: string | Uint8Array | null;
 }
 
 export type LookupCore = (request: CoreRequest) => Promise<CoreAnswer>;
@@ -130,13 +131,21 @@ function parseObject(bytes: Uint8Array): Record<string, unknown> | null {
   }
 }
 
-const answer = (status: number, body: string | null, headers: Record<string, string>) => ({
+const answer = (
+  status: number,
+  body: string | Uint8Array | null,
+  headers: Record<string, string>,
+) => ({
   status,
   headers,
   body,
 });
-const json = (status: number, body: string, requestId: string, extra?: Record<string, string>) =>
-  answer(status, body, { ...JSON_HEADERS, ...extra, 'x-request-id': requestId });
+const json = (
+  status: number,
+  body: string | Uint8Array,
+  requestId: string,
+  extra?: Record<string, string>,
+) => answer(status, body, { ...JSON_HEADERS, ...extra, 'x-request-id': requestId });
 const error = (status: ErrorStatus, requestId: string, extra?: Record<string, string>) =>
   json(status, errorBody(status), requestId, extra);
 

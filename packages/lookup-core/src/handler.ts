@@ -46,7 +46,10 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
   const handleLookup: LookupHandler = async (request, client) => {
     try {
       const answer = await core(toCoreRequest(request, client));
-      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+      return new Response(answer.body as BodyInit | null, {
+        status: answer.status,
+        headers: answer.headers,
+      });
     } finally {
       // Whatever was not read of the body is released, not left to stall the connection.
       if (request.body && !request.bodyUsed) request.body.cancel().catch(() => {});

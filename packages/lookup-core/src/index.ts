@@ -1,3 +1,4 @@
+export { type AnswerText, withAnswerText } from './answer-text.js';
 export { BodyTimeoutError } from './body.js';
 export type { AnswerCacheOptions } from './cache.js';
 export type { CoreAnswer, CoreRequest, LookupCore } from './core.js';

@@ -124,7 +124,12 @@ function send(res: ServerResponse, answer: CoreAnswer, req: NodeRequest): void {
   const headers: Record<string, string> =
     body === undefined
       ? { ...answer.headers }
-      : { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
+      : {
+          ...answer.headers,
+          'content-length': String(
+            typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+          ),
+        };
   // A body left unread (too large, too slow, or not declared small) is not drained: the connection
   // is closed instead. A small declared one (e.g. after a 401) is drained, so keep-alive clients
   // can send their next request on the same connection.

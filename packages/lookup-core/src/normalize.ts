@@ -16,6 +16,9 @@ function asciiHost(host: string): string | null {
   }
 }
 
+/** Labels of lower-case letters, digits and hyphens, each starting with a letter, none `xn--`. */
+const PLAIN_HOST = /^(?!xn--)[a-z][a-z\d-]*(?:\.(?!xn--)[a-z][a-z\d-]*)+$/;
+
 /** The longest name DNS can carry (RFC 1035), in its written form without the trailing dot. */
 const MAX_DOMAIN_LENGTH = 253;
 
@@ -60,7 +63,9 @@ function urlHost(input: string): string | null {
 export function normalizeDomain(input: string): string | null {
   const text = input.trim();
   if (text === '' || /\s/.test(text)) return null;
-  const host = urlHost(text);
+  // Already a plain lower-case host (letter-led ASCII labels, no punycode): the URL parser would
+  // return it as it is, so the two parses are skipped on the lookup's common path.
+  const host = PLAIN_HOST.test(text) ? text : urlHost(text);
   if (host === null) return null;
   const ascii = withoutTrailingDots(host);
   if (ascii === '') return null;

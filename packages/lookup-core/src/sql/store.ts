@@ -11,6 +11,8 @@ import { ingestEvents } from './ingest.js';
 import { lookupAnswer } from './lookup.js';
 import { migrate } from './migrations.js';
 
+const UTF8 = new TextDecoder();
+
 /** Runs `fn`, turning "database unreachable" driver errors into `StoreUnavailableError`. */
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -51,7 +53,7 @@ export async function openSqlStore(
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
-  const answerText = async (query: LookupQuery) => {
+  const answerText = async (query: LookupQuery): Promise<string | Uint8Array | null> => {
     open();
     if (!cache.enabled) return (await guarded(() => lookupAnswer(db, query)))?.body ?? null;
     if (feed === undefined || feed.fresh()) {
@@ -60,8 +62,10 @@ export async function openSqlStore(
     }
     const ticket = cache.begin(query);
     const answer = await guarded(() => lookupAnswer(db, query));
-    cache.fill(ticket, query, answer?.body ?? null, answer ?? {});
-    return answer?.body ?? null;
+    // Kept as UTF-8 bytes: each hit is then sent without encoding the text again.
+    const bytes = answer === null ? null : Buffer.from(answer.body);
+    cache.fill(ticket, query, bytes, answer ?? {});
+    return bytes;
   };
   return {
     ingest(events, options) {
@@ -80,7 +84,8 @@ export async function openSqlStore(
     lookup: withAnswerText(
       async (query) => {
         const text = await answerText(query);
-        return text === null ? null : (JSON.parse(text) as LookupResult);
+        if (text === null) return null;
+        return JSON.parse(typeof text === 'string' ? text : UTF8.decode(text)) as LookupResult;
       },
       (query) => answerText(query),
     ),
