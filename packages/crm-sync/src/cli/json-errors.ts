@@ -52,8 +52,19 @@ function describe(error: unknown): Failure {
         return failure(EXIT.internal, error.message, error.code);
     }
   }
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return failure(EXIT.internal, `unexpected error: ${message}`);
+  return failure(EXIT.internal, `unexpected error: ${firstLine(error)}`);
+}
+
+/**
+ * The first line that says something: an AggregateError (what a refused connection gives) or a
+ * plain Error may carry an empty message, so its causes and then its name are read instead.
+ */
+function firstLine(error: unknown, depth = 0): string {
+  if (!(error instanceof Error)) return String(error);
+  const own = error.message.split('\n')[0];
+  if (own !== '' || depth > 3) return own || error.name;
+  const inner = error instanceof AggregateError ? error.errors[0] : error.cause;
+  return inner === undefined ? error.name : `${error.name}: ${firstLine(inner, depth + 1)}`;
 }
 
 /** Reports `error` on `io` and returns the exit code the command ends with. */
