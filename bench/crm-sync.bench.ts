@@ -12,7 +12,6 @@
 // Part 2, for each size in CRM_BENCH_COMPANIES (default 10,000 and 100,000 companies): the whole
 // `sync --events` path end to end, whose time must grow at most 1.2 times as fast as the size.
 // Use a few hundred records while developing (CRM_BENCH_RECORDS=400,4000).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +24,7 @@ import {
   type RecordedRequest,
   startEmulator,
 } from '../packages/crm-sync/test/emulator/server.ts';
+import { runCli } from '../packages/crm-sync/test/salesforce/cli-runner.ts';
 import { sessionEvents, toNdjson } from '../packages/crm-sync/test/salesforce/events.ts';
 
 const sizes = (name: string, fallback: string) =>
@@ -55,26 +55,10 @@ if (!existsSync(CLI)) {
 }
 
 /** Runs the command with its own home (token file, journal); its report and wall time. */
-function serviceCrm(home: string, args: string[]) {
+async function serviceCrm(home: string, args: string[]) {
   const start = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH, SERVICE_CRM_HOME: home },
-    cwd: home,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string; seconds: number }>(
-    (resolve) =>
-      child.on('close', (code) =>
-        resolve({ code, stdout, stderr, seconds: (performance.now() - start) / 1000 }),
-      ),
-  );
+  const run = await runCli(CLI, args, { cwd: home, env: { SERVICE_CRM_HOME: home } });
+  return { ...run, seconds: (performance.now() - start) / 1000 };
 }
 
 interface Org {

@@ -4,7 +4,6 @@
  * unchanged, replaced or rejected with its number and reason; a rejected line costs no other line;
  * `--rejects FILE` holds each rejected line as it was read; exit status 3 says lines were rejected.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +16,10 @@ import {
   openEmbeddedStore,
   openPostgresStore,
 } from '../src/index.js';
-import { cliFromSource, PACKAGE, runCli } from './support/cli.js';
+import { runCli } from './support/cli.js';
 import { linkedin, session } from './support/events.js';
 import { createTestDatabase, requires } from './support/postgres.js';
+import { lookup, serve } from './support/serve.js';
 
 const database = await createTestDatabase();
 let dir: string;
@@ -167,52 +167,22 @@ for (const backend of backends) {
       ]);
       const key = 'sk_live_findings_0123456789abcdefghij';
       const rejects = join(dir, `rejects-serve-${files}.ndjson`);
-      const child = spawn(
-        process.execPath,
-        [
-          ...cliFromSource(),
-          'serve',
-          '--port',
-          '0',
-          '--events',
-          file,
-          '--rejects',
-          rejects,
-          '--key',
-          key,
-          ...backend.flags(),
-        ],
-        {
-          cwd: PACKAGE,
-          env: { ...process.env, SERVICE_SECRET_KEYS: '' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stderr?.on('data', (d) => (stderr += d));
-      const origin = await new Promise<string>((resolve, reject) => {
-        child.stdout?.on('data', (d) => {
-          stdout += d;
-          const m = stdout.match(/listening on (http:\/\/[^\s]+)/);
-          if (m?.[1]) resolve(m[1]);
-        });
-        child.on('close', () => reject(new Error(`serve exited: ${stderr}`)));
-      });
+      const served = await serve([
+        '--events',
+        file,
+        '--rejects',
+        rejects,
+        '--key',
+        key,
+        ...backend.flags(),
+      ]);
       try {
-        expect(stdout).toMatch(/: 1 ingested, 0 unchanged, 0 replaced, 1 rejected/);
-        expect(stderr).toContain('line 1: start_time: too far in the future');
+        expect(served.stdout()).toMatch(/: 1 ingested, 0 unchanged, 0 replaced, 1 rejected/);
+        expect(served.stderr()).toContain('line 1: start_time: too far in the future');
         expect((await readRejects(rejects)).map((r) => r.line)).toEqual([1]);
-        const response = await fetch(`${origin}/api/service/lookup`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ domain: 'served.io' }),
-        });
-        expect(response.status).toBe(200);
+        expect((await lookup(served.origin, key, { domain: 'served.io' })).status).toBe(200);
       } finally {
-        const closed = new Promise((resolve) => child.on('close', resolve));
-        child.kill('SIGTERM');
-        await closed;
+        await served.stop();
       }
     }, 60_000);
 
