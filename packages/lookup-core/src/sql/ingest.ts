@@ -142,13 +142,16 @@ const apply = (source: Source, parts: Array<keyof typeof PARTS>, result = 'SELEC
 
 /**
  * Stores the events whose id is new and adds exactly those to the aggregates (the rows the insert
- * returns); answers their keys. An id already stored is left for `writeBatch` to compare.
+ * returns); answers the keys it did not store (`$1`, `$2`, `$3` are the batch's workspaces, types
+ * and ids), usually none, so a fresh batch sends nothing back. An id already stored is left for
+ * `writeBatch` to compare.
  */
 const WRITE_NEW = apply(
   `INSERT INTO events (${RAW_COLUMNS}) SELECT ${RAW_COLUMNS} FROM (${BATCH}) AS b
   ON CONFLICT (workspace, type, id) DO NOTHING RETURNING *`,
   ['companies', 'contacts'],
-  'SELECT workspace, type, id FROM batch',
+  `SELECT k.workspace, k.type, k.id FROM unnest($1::text[], $2::text[], $3::text[]) AS k(workspace, type, id)
+  WHERE NOT EXISTS (SELECT 1 FROM batch b WHERE b.workspace = k.workspace AND b.type = k.type AND b.id = k.id)`,
 );
 /** Stores new versions of stored ids; the recomputation counts them. */
 const WRITE_REPLACEMENTS = `INSERT INTO events (${RAW_COLUMNS}) SELECT ${RAW_COLUMNS} FROM (${BATCH}) AS b`;
@@ -174,6 +177,9 @@ const DELETE_CONTACTS = ['contacts', 'contact_signals'].map(
   WHERE x.workspace = k.workspace AND x.email = k.email`,
 );
 
+/** Sends every payload of `$2` on channel `$1`, in one round trip. */
+const NOTIFY = 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload';
+
 interface Existing {
   workspace: string;
   type: string;
@@ -188,10 +194,10 @@ const eventKey = (e: EventKey) => JSON.stringify([e.workspace, e.type, e.id]);
 
 /** Stores one batch (ids unique within it); returns how many were new, unchanged, replaced. */
 async function writeBatch(tx: Queryable, events: StoredEvent[]) {
-  const added = await tx.query<EventKey>(WRITE_NEW, batchParameters(events));
-  const addedKeys = new Set(added.map(eventKey));
-  const fresh = events.filter((e) => addedKeys.has(eventKey(e)));
-  const stored = events.filter((e) => !addedKeys.has(eventKey(e)));
+  const kept = await tx.query<EventKey>(WRITE_NEW, batchParameters(events));
+  const keptKeys = new Set(kept.map(eventKey));
+  const fresh = kept.length === 0 ? events : events.filter((e) => !keptKeys.has(eventKey(e)));
+  const stored = kept.length === 0 ? [] : events.filter((e) => keptKeys.has(eventKey(e)));
   const replaced: Array<{ old: Existing; event: StoredEvent }> = [];
   let unchanged = 0;
   if (stored.length > 0) {
@@ -223,9 +229,8 @@ async function writeBatch(tx: Queryable, events: StoredEvent[]) {
     await recompute(tx, replaced);
   }
   const notices = changesOf([...fresh, ...replaced.flatMap((r) => [r.old, r.event])]);
-  for (const notice of notices) {
-    await tx.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, encodeChange(notice)]);
-  }
+  if (notices.length > 0)
+    await tx.query(NOTIFY, [CHANGES_CHANNEL, notices.map((notice) => encodeChange(notice))]);
   return { ingested: fresh.length, unchanged, replaced: replaced.length, notices };
 }
 
