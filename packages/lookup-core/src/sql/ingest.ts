@@ -291,6 +291,8 @@ interface Pending {
   line: number;
   raw: unknown;
   event: StoredEvent;
+  /** Later lines of the batch with the same id and content: unchanged once this one is stored. */
+  repeats: Array<{ line: number; raw: unknown }>;
 }
 
 /**
@@ -342,6 +344,8 @@ export async function ingestEvents(
   const rejected: IngestRejection[] = [];
   const progress: IngestProgress = { read: 0, ingested: 0, unchanged: 0, replaced: 0, rejected: 0 };
   let batch = new Map<string, Pending>();
+  /** Lines held by the batch (repeats included) and their characters. */
+  let batchLines = 0;
   let batchChars = 0;
 
   const reject = async (line: number, reason: string, raw: unknown) => {
@@ -368,13 +372,18 @@ export async function ingestEvents(
     } catch (error) {
       if (!refusedData(error)) throw error;
       const [only] = items;
-      if (items.length === 1 && only) return reject(only.line, refusalReason(error), only.raw);
+      if (items.length === 1 && only) {
+        // A repeat has the same content, so the database refuses it for the same reason.
+        for (const { line, raw } of [only, ...only.repeats])
+          await reject(line, refusalReason(error), raw);
+        return;
+      }
       const half = Math.ceil(items.length / 2);
       await store(items.slice(0, half));
       return store(items.slice(half));
     }
     progress.ingested += counts.ingested;
-    progress.unchanged += counts.unchanged;
+    progress.unchanged += counts.unchanged + items.reduce((n, i) => n + i.repeats.length, 0);
     progress.replaced += counts.replaced;
     if (counts.notices.length > 0) options.onCommitted?.(counts.notices);
     options.onProgress?.({ ...progress });
@@ -390,6 +399,7 @@ export async function ingestEvents(
     if (batch.size === 0) return;
     const items = [...batch.values()];
     batch = new Map();
+    batchLines = 0;
     batchChars = 0;
     writing = store(items);
     // Awaited by the next flush; until then a failure must not count as unhandled.
@@ -429,11 +439,18 @@ export async function ingestEvents(
         continue;
       }
       const key = eventKey(parsed.event);
-      // A second version of an id within one batch is applied after the first, as a replacement.
-      if (batch.has(key)) await flush();
-      batch.set(key, { line, raw: item, event: parsed.event });
+      const first = batch.get(key);
+      if (first?.event.hash === parsed.event.hash) {
+        // An exact repeat changes nothing, and need not end the batch.
+        first.repeats.push({ line, raw: item });
+      } else {
+        // A second version of an id within one batch is applied after the first, as a replacement.
+        if (first !== undefined) await flush();
+        batch.set(key, { line, raw: item, event: parsed.event, repeats: [] });
+      }
+      batchLines++;
       batchChars += typeof item === 'string' ? item.length : 0;
-      if (batch.size >= batchSize || batchChars >= MAX_BATCH_INPUT_CHARS) await flush();
+      if (batchLines >= batchSize || batchChars >= MAX_BATCH_INPUT_CHARS) await flush();
     }
     await flush();
   }

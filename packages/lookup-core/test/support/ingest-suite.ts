@@ -169,6 +169,20 @@ export function describeIngest(openStore: () => Promise<LookupStore>) {
     });
   });
 
+  it('an exact repeat of an id in the same batch is unchanged and does not end the batch', async () => {
+    const ws = newWorkspace();
+    const a = session('rep-a', '2025-01-01T00:00:00Z', { workspace: ws });
+    const b = session('rep-b', '2025-01-02T00:00:00Z', { workspace: ws });
+    const committed: number[] = [];
+    const result = await store.ingest([a, a, b, a], {
+      batchSize: 10,
+      onProgress: (p) => committed.push(p.ingested),
+    });
+    expect(result).toEqual({ ingested: 2, unchanged: 2, replaced: 0, rejected: [] });
+    expect(committed).toEqual([2]);
+    expect((await aggregates(store, ws))[0]?.company.sessions).toBe(2);
+  });
+
   it('rejects malformed lines with their line number and reason, and ingests the rest', async () => {
     const ws = newWorkspace();
     const good = (id: string) =>
