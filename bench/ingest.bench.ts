@@ -3,6 +3,8 @@
 // 1,000,000 sessions. Targets (issue 15): >= 20,000/s embedded, >= 50,000/s PostgreSQL at 1M.
 // Sizes: INGEST_BENCH_SESSIONS=100000,1000000 (default); stores: INGEST_BENCH_STORES=embedded,postgres.
 // INGEST_BENCH_PROFILE=1 also profiles the command (node --cpu-prof) and prints where its time went.
+// INGEST_BENCH_BASELINE=/path/to/other/dist/cli.js runs that build too, on the same file right after,
+// and prints its figure and the ratio (the machine is shared: compare within one run).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -18,6 +20,7 @@ const STORES = (process.env.INGEST_BENCH_STORES ?? 'embedded,postgres').split(',
 const TARGETS: Record<string, number> = { embedded: 20_000, postgres: 50_000 };
 const CLI = join(import.meta.dirname, '../packages/lookup-core/dist/cli.js');
 const PROFILE = process.env.INGEST_BENCH_PROFILE === '1';
+const BASELINE = process.env.INGEST_BENCH_BASELINE;
 /** Sessions per company: 100,000 sessions in 2,000 companies, as issue 15 measured. */
 const SESSIONS_PER_COMPANY = 50;
 
@@ -146,52 +149,60 @@ async function postgres(): Promise<Target> {
   };
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'ingest-bench-'));
 const failures: string[] = [];
-const rows: string[] = [];
+
+/** Runs `cli ingest FILE` into a fresh store; prints and answers its events/s (undefined on failure). */
+async function measure(
+  cli: string,
+  store: string,
+  size: number,
+  file: string,
+  label = store,
+): Promise<number | undefined> {
+  let target: Target;
+  try {
+    target = store === 'postgres' ? await postgres() : await embedded(dir);
+  } catch (error) {
+    failures.push(`${store} at ${size}: could not prepare the store: ${(error as Error).message}`);
+    return undefined;
+  }
+  try {
+    const profileDir = join(dir, `profile-${label}-${store}-${size}`);
+    const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const started = performance.now();
+    const run = spawnSync(process.execPath, [...profiling, cli, 'ingest', file, ...target.flags], {
+      encoding: 'utf8',
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (run.status !== 0) {
+      failures.push(`${label} at ${size}: ingest exited ${run.status}: ${run.stderr || run.error}`);
+      return undefined;
+    }
+    const stored = await storedSessions(target);
+    if (stored !== size) failures.push(`${label} at ${size}: stored ${stored} of ${size} events`);
+    const rate = stored / seconds;
+    const goal = TARGETS[store] ?? 0;
+    console.log(
+      `${label.padEnd(9)} ${size.toLocaleString('en').padStart(10)} sessions  ${seconds.toFixed(1).padStart(7)} s  ${Math.round(rate).toLocaleString('en').padStart(8)} events/s  (${store} target ${goal.toLocaleString('en')}/s at 1,000,000: ${(rate / goal).toFixed(2)}x)`,
+    );
+    if (PROFILE) console.log(`  profile: ${await profileSummary(profileDir)}`);
+    return rate;
+  } finally {
+    await target.drop();
+  }
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'ingest-bench-'));
 try {
   for (const size of SIZES) {
     const file = join(dir, `events-${size}.ndjson`);
     await writeEvents(file, size);
     for (const store of STORES) {
-      let target: Target;
-      try {
-        target = store === 'postgres' ? await postgres() : await embedded(dir);
-      } catch (error) {
-        failures.push(
-          `${store} at ${size}: could not prepare the store: ${(error as Error).message}`,
-        );
-        continue;
-      }
-      try {
-        const profileDir = join(dir, `profile-${store}-${size}`);
-        const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-        const started = performance.now();
-        const run = spawnSync(
-          process.execPath,
-          [...profiling, CLI, 'ingest', file, ...target.flags],
-          { encoding: 'utf8' },
-        );
-        const seconds = (performance.now() - started) / 1000;
-        if (run.status !== 0) {
-          failures.push(
-            `${store} at ${size}: ingest exited ${run.status}: ${run.stderr || run.error}`,
-          );
-          continue;
-        }
-        const stored = await storedSessions(target);
-        if (stored !== size)
-          failures.push(`${store} at ${size}: stored ${stored} of ${size} events`);
-        const rate = stored / seconds;
-        const goal = TARGETS[store] ?? 0;
-        rows.push(
-          `${store.padEnd(9)} ${size.toLocaleString('en').padStart(10)} sessions  ${seconds.toFixed(1).padStart(7)} s  ${Math.round(rate).toLocaleString('en').padStart(8)} events/s  (target ${goal.toLocaleString('en')}/s at 1,000,000: ${(rate / goal).toFixed(2)}x)`,
-        );
-        console.log(rows.at(-1));
-        if (PROFILE) console.log(`  profile: ${await profileSummary(profileDir)}`);
-      } finally {
-        await target.drop();
-      }
+      const rate = await measure(CLI, store, size, file);
+      if (rate === undefined || BASELINE === undefined) continue;
+      const baseline = await measure(BASELINE, store, size, file, 'baseline');
+      if (baseline !== undefined)
+        console.log(`  this build / baseline: ${(rate / baseline).toFixed(2)}x`);
     }
     await rm(file, { force: true });
   }
