@@ -34,10 +34,10 @@ const BATCH_COLUMNS = [
   ['seen_from', 'timestamptz'],
   ['seen_to', 'timestamptz'],
   ['active_time', 'bigint'],
-  ['pages', 'jsonb'],
-  ['signals', 'jsonb'],
+  ['pages', 'json'],
+  ['signals', 'json'],
   ['referrer', 'text'],
-  ['utm', 'jsonb'],
+  ['utm', 'json'],
   ['intent', 'smallint'],
   ['city', 'text'],
   ['state', 'text'],
@@ -49,12 +49,12 @@ const BATCH_COLUMNS = [
   ['comments', 'bigint'],
 ] as const;
 /** Events sent as one array per column, turned back into rows. */
-const BATCH: Source = `SELECT r.*, jsonb_array_length(r.pages) AS page_count FROM unnest(${BATCH_COLUMNS.map(
+const BATCH: Source = `SELECT r.*, json_array_length(r.pages) AS page_count FROM unnest(${BATCH_COLUMNS.map(
   ([, type], i) => `$${i + 1}::${type}[]`,
 ).join(', ')}) AS r(${BATCH_COLUMNS.map(([column]) => column).join(', ')})`;
 const batchParameters = (rows: StoredEvent[]): unknown[] =>
   BATCH_COLUMNS.map(([column, type]) =>
-    rows.map((row) => (type === 'jsonb' ? JSON.stringify(row[column]) : row[column])),
+    rows.map((row) => (type === 'json' ? JSON.stringify(row[column]) : row[column])),
   );
 /** Every stored event of the companies / contacts listed as JSON in `$1` (recomputation). */
 const STORED_OF_COMPANIES: Source = `SELECT e.* FROM events e
@@ -115,7 +115,7 @@ ON CONFLICT (workspace, domain) DO UPDATE SET ${keepLatest('name')}, ${keepLates
 company_signals_added AS (
 INSERT INTO company_signals (workspace, domain, signal)
 SELECT DISTINCT e.workspace, e.domain, s.signal FROM batch e
-CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal)
+CROSS JOIN LATERAL json_array_elements_text(e.signals) AS s(signal)
 ON CONFLICT DO NOTHING)`,
   contacts: `contacts_added AS (
 INSERT INTO contacts AS t (workspace, email, company_domain, company_at, name, title, profile_at, ${ACTIVITY_COLUMNS})
@@ -132,7 +132,7 @@ ON CONFLICT (workspace, email) DO UPDATE SET
 contact_signals_added AS (
 INSERT INTO contact_signals (workspace, email, signal)
 SELECT DISTINCT e.workspace, e.email, s.signal FROM batch e
-CROSS JOIN LATERAL jsonb_array_elements_text(e.signals) AS s(signal) WHERE e.email IS NOT NULL
+CROSS JOIN LATERAL json_array_elements_text(e.signals) AS s(signal) WHERE e.email IS NOT NULL
 ON CONFLICT DO NOTHING)`,
 } as const;
 

@@ -129,6 +129,13 @@ CREATE FUNCTION svc_intent(integer) RETURNS text LANGUAGE sql IMMUTABLE AS
       )
       .join('\n'),
   },
+  {
+    version: 4,
+    // An event's lists are only ever sent back whole: kept as the JSON text ingest wrote, which
+    // PostgreSQL checks in a fifth of the time it takes to convert it to jsonb (measured: 0.45
+    // against 2 microseconds a value, three values an event).
+    sql: `ALTER TABLE events ${['pages', 'signals', 'utm'].map((c) => `ALTER COLUMN ${c} TYPE json USING ${c}::json`).join(', ')};`,
+  },
 ];
 
 /** Applies the migrations not yet recorded, in one transaction, serialised across processes. */
