@@ -177,6 +177,12 @@ const DELETE_CONTACTS = ['contacts', 'contact_signals'].map(
   WHERE x.workspace = k.workspace AND x.email = k.email`,
 );
 
+/**
+ * Memory for each sort, hash and kept row set of this transaction. A batch's new rows (up to 16 MiB
+ * of input) and their groupings outgrow the default 4 MB, and spilling them to temporary files
+ * costs the embedded store a round of file system calls through JavaScript.
+ */
+const BATCH_MEMORY = "SELECT set_config('work_mem', '64MB', true)";
 /** Sends every payload of `$2` on channel `$1`, in one round trip. */
 const NOTIFY = 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload';
 
@@ -194,6 +200,7 @@ const eventKey = (e: EventKey) => JSON.stringify([e.workspace, e.type, e.id]);
 
 /** Stores one batch (ids unique within it); returns how many were new, unchanged, replaced. */
 async function writeBatch(tx: Queryable, events: StoredEvent[]) {
+  await tx.query(BATCH_MEMORY);
   const kept = await tx.query<EventKey>(WRITE_NEW, batchParameters(events));
   const keptKeys = new Set(kept.map(eventKey));
   const fresh = kept.length === 0 ? events : events.filter((e) => !keptKeys.has(eventKey(e)));
