@@ -52,10 +52,29 @@ const BATCH_COLUMNS = [
 const BATCH: Source = `SELECT r.*, json_array_length(r.pages) AS page_count FROM unnest(${BATCH_COLUMNS.map(
   ([, type], i) => `$${i + 1}::${type}[]`,
 ).join(', ')}) AS r(${BATCH_COLUMNS.map(([column]) => column).join(', ')})`;
-const batchParameters = (rows: StoredEvent[]): unknown[] =>
-  BATCH_COLUMNS.map(([column, type]) =>
-    rows.map((row) => (type === 'json' ? JSON.stringify(row[column]) : row[column])),
-  );
+/** An element of a PostgreSQL array literal: `NULL`, a number, or a quoted string. */
+const arrayElement = (value: string | number | null): string => {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') return String(value);
+  return /["\\]/.test(value) ? `"${value.replace(/["\\]/g, '\\$&')}"` : `"${value}"`;
+};
+/**
+ * The batch's parameters: one array literal per column, written here rather than by the driver,
+ * whose generic encoding of arrays (with the column arrays built for it) was a quarter of the
+ * CPU ingest spends in this process.
+ */
+function batchParameters(rows: StoredEvent[]): string[] {
+  return BATCH_COLUMNS.map(([column, type]) => {
+    const elements = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const value = (rows[i] as StoredEvent)[column];
+      elements[i] = arrayElement(
+        type === 'json' ? JSON.stringify(value) : (value as string | number | null),
+      );
+    }
+    return `{${elements.join(',')}}`;
+  });
+}
 /** Every stored event of the companies / contacts listed as JSON in `$1` (recomputation). */
 const STORED_OF_COMPANIES: Source = `SELECT e.* FROM events e
   JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, domain text) ON e.workspace = k.workspace AND e.domain = k.domain`;
