@@ -11,7 +11,9 @@
 // with Bulk API 2.0, an unchanged re-sync, and a re-sync after 1% of the companies changed.
 // Part 2, for each size in CRM_BENCH_COMPANIES (default 10,000 and 100,000 companies): the whole
 // `sync --events` path end to end, whose time must grow at most 1.2 times as fast as the size.
-// Use a few hundred records while developing (CRM_BENCH_RECORDS=400,4000).
+// Use a few hundred records while developing (CRM_BENCH_RECORDS=400,4000). CRM_BENCH_PARTS picks
+// parts (default composite,bulk,events: the composite-only first sync, the bulk first sync with its
+// re-syncs, and part 2).
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,6 +33,7 @@ const sizes = (name: string, fallback: string) =>
   (process.env[name] ?? fallback).split(',').map((s) => Number(s.trim()));
 const RECORD_SIZES = sizes('CRM_BENCH_RECORDS', '10000,100000');
 const COMPANY_SIZES = sizes('CRM_BENCH_COMPANIES', '10000,100000');
+const PARTS = new Set((process.env.CRM_BENCH_PARTS ?? 'composite,bulk,events').split(','));
 const CLI = join(import.meta.dirname, '../packages/crm-sync/dist/cli.js');
 /** Issue 16's targets. */
 const TARGET = { unchangedCalls: 10, bulkFirstSyncCalls: 30, bulkAtRecords: 100_000, growth: 1.2 };
@@ -70,7 +73,13 @@ interface Org {
 
 /** A fresh org with `companies` Accounts and Contacts, its fields set up by `fields apply`. */
 async function freshOrg(companies: number, label: string): Promise<Org> {
-  const emulator = await startEmulator({ validateSchema: false, apiMax: 10_000_000 });
+  const emulator = await startEmulator({
+    validateSchema: false,
+    apiMax: 10_000_000,
+    ...(process.env.CRM_BENCH_KEEPALIVE_MS
+      ? { keepAliveTimeoutMs: Number(process.env.CRM_BENCH_KEEPALIVE_MS) }
+      : {}),
+  });
   const home = await mkdtemp(join(tmpdir(), 'crm-sync-bench-'));
   const { accounts, contacts } = seedOrg(emulator.org, { companies });
   // The token file `service-crm login` writes (mode 0600), for a session the org issued.
@@ -203,22 +212,26 @@ for (const records of RECORD_SIZES) {
     `\n${n} records (${companies} Accounts and ${companies} Contacts), composite floor ceil(N/200) = ${floor}`,
   );
 
-  const plain = await freshOrg(companies, first ? 'first' : 'composite');
-  first = false;
-  try {
-    const events = await eventsFile(plain, 'events.ndjson', 0);
-    const f = await sync(plain, events, { bulk: false }, `${n} composite-only`);
-    checkFirstSync(plain, f, `${n} composite-only`);
-    line(
-      'first sync, composite only',
-      f,
-      `floor ${floor} composite calls (ratio ${(f.composite / floor).toFixed(2)})`,
-    );
-  } finally {
-    await closeOrg(plain);
+  if (PARTS.has('composite')) {
+    const plain = await freshOrg(companies, first ? 'first' : 'composite');
+    first = false;
+    try {
+      const events = await eventsFile(plain, 'events.ndjson', 0);
+      const f = await sync(plain, events, { bulk: false }, `${n} composite-only`);
+      checkFirstSync(plain, f, `${n} composite-only`);
+      line(
+        'first sync, composite only',
+        f,
+        `floor ${floor} composite calls (ratio ${(f.composite / floor).toFixed(2)})`,
+      );
+    } finally {
+      await closeOrg(plain);
+    }
   }
+  if (!PARTS.has('bulk')) continue;
 
-  const org = await freshOrg(companies, 'bulk');
+  const org = await freshOrg(companies, first ? 'first' : 'bulk');
+  first = false;
   try {
     const events = await eventsFile(org, 'events.ndjson', 0);
     const f = await sync(org, events, {}, `${n} with bulk`);
@@ -281,8 +294,9 @@ for (const records of RECORD_SIZES) {
 
 // Part 2: the whole `sync --events` path (events file, store, aggregates, reads, plan, writes).
 const times: { companies: number; seconds: number }[] = [];
-console.log('\nservice-crm sync --events end to end (Bulk API 2.0 on, defaults):');
-for (const companies of COMPANY_SIZES) {
+if (PARTS.has('events'))
+  console.log('\nservice-crm sync --events end to end (Bulk API 2.0 on, defaults):');
+for (const companies of PARTS.has('events') ? COMPANY_SIZES : []) {
   const org = await freshOrg(companies, 'end to end');
   try {
     const events = await eventsFile(org, 'events.ndjson', 0);

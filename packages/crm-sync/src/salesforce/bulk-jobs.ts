@@ -46,6 +46,8 @@ const jsforceOf = (connection: SalesforceConnection) =>
   connection.jsforce as unknown as AnyConnection;
 // Polling is ours (with backoff), so jsforce's own polling options are never used.
 const pollingOptions = { pollInterval: 1000, pollTimeout: 0 };
+/** Reads (job info, results): sent again when the connection closed before the answer. */
+const IDEMPOTENT = { idempotent: true } as const;
 
 /** jsforce's Bulk API 2.0 and HTTP modules, loaded on first use: commands start without them. */
 const loadJsforceBulk = () =>
@@ -114,7 +116,12 @@ export async function checkJob(
       ? await ingestJob(connection, id)
       : new QueryJobV2(jsforceOf(connection), { id, pollingOptions });
   const check = (): PromiseLike<unknown> => job.check();
-  return (await connection.call(`GET /jobs/${kind}/${id}`, 'bulk:poll', check)) as JobInfo;
+  return (await connection.call(
+    `GET /jobs/${kind}/${id}`,
+    'bulk:poll',
+    check,
+    IDEMPOTENT,
+  )) as JobInfo;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -165,7 +172,12 @@ export async function ingestResults(
     failedResults: () => job.getFailedResults(),
     unprocessedrecords: () => job.getUnprocessedRecords(),
   }[kind];
-  const rows = await connection.call(`GET /jobs/ingest/${id}/${kind}`, 'bulk:results', fetch);
+  const rows = await connection.call(
+    `GET /jobs/ingest/${id}/${kind}`,
+    'bulk:results',
+    fetch,
+    IDEMPOTENT,
+  );
   return Array.isArray(rows) ? (rows as unknown as Record<string, string>[]) : [];
 }
 
@@ -204,12 +216,16 @@ export async function queryResultsPage(
   http.on('response', (response: { headers: Record<string, string | undefined> }) => {
     locator = response.headers['sforce-locator'];
   });
-  const rows = await connection.call(`GET /jobs/query/${id}/results`, 'bulk:results', () =>
-    http.request<Record<string, string>[]>({
-      method: 'GET',
-      url: `${connection.instanceUrl}${path}?${params}`,
-      headers: { Accept: 'text/csv' },
-    }),
+  const rows = await connection.call(
+    `GET /jobs/query/${id}/results`,
+    'bulk:results',
+    () =>
+      http.request<Record<string, string>[]>({
+        method: 'GET',
+        url: `${connection.instanceUrl}${path}?${params}`,
+        headers: { Accept: 'text/csv' },
+      }),
+    IDEMPOTENT,
   );
   return {
     rows: Array.isArray(rows) ? rows : [],
