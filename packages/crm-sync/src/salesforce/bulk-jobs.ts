@@ -46,8 +46,11 @@ const jsforceOf = (connection: SalesforceConnection) =>
   connection.jsforce as unknown as AnyConnection;
 // Polling is ours (with backoff), so jsforce's own polling options are never used.
 const pollingOptions = { pollInterval: 1000, pollTimeout: 0 };
-/** Reads (job info, results): sent again when the connection closed before the answer. */
-const IDEMPOTENT = { idempotent: true } as const;
+/**
+ * Sent again when the server closed the connection before answering: reads (job info, results)
+ * and the creation of a job (a job created twice leaves one Open and empty, holding nothing).
+ */
+const RESENDABLE = { safeToResend: true } as const;
 
 /** jsforce's Bulk API 2.0 and HTTP modules, loaded on first use: commands start without them. */
 const loadJsforceBulk = () =>
@@ -83,7 +86,7 @@ export async function openIngestJob(
     bodyParams: { object, operation, contentType: 'CSV', lineEnding: 'LF' },
     pollingOptions,
   });
-  await connection.call('POST /jobs/ingest', 'bulk:ingest', () => job.open());
+  await connection.call('POST /jobs/ingest', 'bulk:ingest', () => job.open(), RESENDABLE);
   return String(job.id);
 }
 
@@ -120,7 +123,7 @@ export async function checkJob(
     `GET /jobs/${kind}/${id}`,
     'bulk:poll',
     check,
-    IDEMPOTENT,
+    RESENDABLE,
   )) as JobInfo;
 }
 
@@ -176,7 +179,7 @@ export async function ingestResults(
     `GET /jobs/ingest/${id}/${kind}`,
     'bulk:results',
     fetch,
-    IDEMPOTENT,
+    RESENDABLE,
   );
   return Array.isArray(rows) ? (rows as unknown as Record<string, string>[]) : [];
 }
@@ -192,7 +195,12 @@ export async function openQueryJob(
     bodyParams: { query: soql, operation, lineEnding: 'LF' },
     pollingOptions,
   });
-  const info = await connection.call('POST /jobs/query', 'bulk:query', () => job.open());
+  const info = await connection.call(
+    'POST /jobs/query',
+    'bulk:query',
+    () => job.open(),
+    RESENDABLE,
+  );
   return info.id;
 }
 
@@ -225,7 +233,7 @@ export async function queryResultsPage(
         url: `${connection.instanceUrl}${path}?${params}`,
         headers: { Accept: 'text/csv' },
       }),
-    IDEMPOTENT,
+    RESENDABLE,
   );
   return {
     rows: Array.isArray(rows) ? rows : [],

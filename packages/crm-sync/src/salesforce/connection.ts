@@ -129,8 +129,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface Resend {
   /** A call with a body jsforce cannot resend, safe to repeat: resent when unavailable (503). */
   readonly body: boolean;
-  /** Safe to repeat: resent when the connection closed before any answer came. */
-  readonly idempotent: boolean;
+  /** Safe to send twice: resent when the connection closed before any answer came. */
+  readonly safeToResend: boolean;
 }
 
 /**
@@ -284,7 +284,7 @@ export class SalesforceConnection {
     const parsed = await this.#send(
       label,
       options.operation ?? 'rest',
-      { body: method === 'PATCH', idempotent: method !== 'POST' },
+      { body: method === 'PATCH', safeToResend: method !== 'POST' },
       () => this.jsforce.request<T>(request, transport),
     );
     return { body: parsed };
@@ -302,7 +302,7 @@ export class SalesforceConnection {
     const results = await this.#send(
       `POST /services/Soap/m/${this.apiVersion} ${operation}Metadata`,
       `metadata:${operation}Metadata`,
-      { body: true, idempotent: false },
+      { body: true, safeToResend: false },
       () => metadataApi(this.jsforce)[operation](type, [...components]),
     );
     return asArray(results as JsforceSaveResult | JsforceSaveResult[]).map((r) => ({
@@ -320,19 +320,20 @@ export class SalesforceConnection {
   /**
    * A call through another of jsforce's APIs over this connection (its Bulk API 2.0 job
    * classes): counted in `stats.calls` under `operation`, failing with a `SalesforceError`.
-   * Nothing is resent but a call refused with `UNABLE_TO_LOCK_ROW` and, when `idempotent` (a
-   * GET), one whose connection the server closed before answering.
+   * Nothing is resent but a call refused with `UNABLE_TO_LOCK_ROW` and, when `safeToResend` (a
+   * read, or the creation of a job that holds nothing yet), one whose connection the server
+   * closed before answering.
    */
   async call<T>(
     label: string,
     operation: string,
     call: () => PromiseLike<T>,
-    options: { readonly idempotent?: boolean } = {},
+    options: { readonly safeToResend?: boolean } = {},
   ): Promise<T> {
     return this.#send(
       label,
       operation,
-      { body: false, idempotent: options.idempotent === true },
+      { body: false, safeToResend: options.safeToResend === true },
       call,
     );
   }
@@ -382,7 +383,7 @@ export class SalesforceConnection {
   /**
    * One call with our own retries: `UNABLE_TO_LOCK_ROW` (a per-record contention jsforce does
    * not know); for calls with a body that may be sent again (PATCH, Metadata), an unavailable
-   * server; for idempotent calls, a connection the server closed before answering.
+   * server; for calls safe to send twice, a connection the server closed before answering.
    */
   async #send<T>(
     label: string,
@@ -403,7 +404,7 @@ export class SalesforceConnection {
       }
       const unavailable =
         resend.body && (error.status === 503 || error.errorCode === 'SERVER_UNAVAILABLE');
-      const closed = resend.idempotent && closedBeforeAnswer(error);
+      const closed = resend.safeToResend && closedBeforeAnswer(error);
       const retryable = error.errorCode === 'UNABLE_TO_LOCK_ROW' || unavailable || closed;
       if (!retryable || retry >= this.retryPolicy.maxRetries) throw error;
       await this.backoff(retry);

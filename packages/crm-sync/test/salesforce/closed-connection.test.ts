@@ -4,7 +4,8 @@
 // its next request on such a connection: the 100,000-company bench failed with "fetch failed"
 // on a Bulk API query result page. Reads are sent again; a create is not (it may have been done).
 import { describe, expect, it } from 'vitest';
-import { readRecords, SalesforceError } from '../../src/salesforce.js';
+import type { PlanStep, SyncPlan } from '../../src/index.js';
+import { applyPlan, readRecords, SalesforceError, setUpFields } from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
@@ -26,6 +27,45 @@ describe('a connection the server closes before answering', () => {
     emulator.inject({ kind: 'closed-connection', method: 'GET', path: /\/query\/[\w-]+$/ });
     const viaRest = await readRecords(connection, 'Account', {});
     expect(viaRest.records).toHaveLength(expected.records.length);
+  });
+
+  it('is asked again to create an ingest job and for its results, each record written once', async () => {
+    const { emulator } = env;
+    const connection = connectTo(emulator);
+    await setUpFields(connection);
+    const ids = [...emulator.org.table('Account').keys()];
+    const steps = ids.map(
+      (id, i): PlanStep => ({
+        type: 'update',
+        object: 'Account',
+        id,
+        fields: { ServiceSessions__c: i + 1 },
+        subject: { kind: 'company', domain: `company${i}.com` },
+        reason: 'update existing',
+      }),
+    );
+    const plan: SyncPlan = {
+      steps,
+      summary: { updates: steps.length, creates: 0, feedPosts: 0, skips: 0, ambiguous: 0 },
+    };
+    // One record refused, so the job's result files are read.
+    const refused = ids[0] ?? '';
+    emulator.org.recordErrors.set(refused, {
+      statusCode: 'FIELD_CUSTOM_VALIDATION_EXCEPTION',
+      message: 'Sessions must be positive',
+    });
+    emulator.inject({ kind: 'closed-connection', method: 'POST', path: /\/jobs\/ingest$/ });
+    emulator.inject({ kind: 'closed-connection', method: 'GET', path: /\/successfulResults\/?$/ });
+    const result = await applyPlan(connection, plan, {
+      bulk: { writeThreshold: 100, polling: bulk.polling },
+    });
+    expect(result.counts).toMatchObject({ written: ids.length - 1, failed: 1 });
+    const jobs = [...emulator.bulk.jobs.values()].filter((j) => j.kind === 'ingest');
+    expect(jobs.map((j) => j.rows.length)).toEqual([ids.length]);
+    expect(ids.map((id) => emulator.org.table('Account').get(id)?.ServiceSessions__c)).toEqual(
+      ids.map((id, i) => (id === refused ? undefined : i + 1)),
+    );
+    emulator.org.recordErrors.clear();
   });
 
   it('fails a create, saying why, instead of sending it again', async () => {
