@@ -234,6 +234,7 @@ export async function sync(
     autoAssign: config.autoAssign,
     omitFields: config.unreadable,
     ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
+    usageFresh: budget !== undefined,
     bulk: config.bulk,
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),

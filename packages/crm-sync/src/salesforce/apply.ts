@@ -82,6 +82,11 @@ export interface ApplyOptions {
    */
   readonly apiReserve?: number;
   /**
+   * The connection's `usage` was just read from `/limits` (by `checkBudget`): the first check
+   * against the reserve uses it instead of asking again.
+   */
+  readonly usageFresh?: boolean;
+  /**
    * Fields never to write, as `Object.Field` or `Field` (e.g. the fields the integration user
    * cannot see). A create or update the org still refuses with `INVALID_FIELD` (a field it
    * does not show the user) or `INVALID_FIELD_FOR_INSERT_UPDATE` (read-only through field-level
@@ -171,7 +176,7 @@ export async function applyPlan(
 
   // Usage is read fresh once (a stored connection may carry yesterday's figure), then kept
   // current by the Sforce-Limit-Info header of every call.
-  let checked = false;
+  let checked = options.usageFresh === true;
   const guard = async () => {
     const usage = checked && connection.usage ? connection.usage : await connection.limits();
     checked = true;

@@ -376,16 +376,26 @@ export async function readAccountsWithStage(
   dropped: string[];
   types?: Readonly<Record<string, string>>;
 }> {
+  // One describe for both tries: the read without the subquery knows what the first found.
+  const described = options.knownDropped ? undefined : await describeFields(connection, 'Account');
+  const known: ReadOptions = described
+    ? {
+        knownDropped: hiddenColumns('Account', options, described),
+        knownTypes: Object.fromEntries(described.map((f) => [f.name, f.type])),
+      }
+    : {};
+  const types = described ? { types: known.knownTypes ?? {} } : {};
   try {
-    const { records, ...read } = await readRecords<Record<string, unknown>>(connection, 'Account', {
+    const { records, dropped } = await readRecords<Record<string, unknown>>(connection, 'Account', {
       ...options,
+      ...known,
       children: [STAGE_SUBQUERY],
     });
-    return { ...withOpportunities(records), ...read };
+    return { ...withOpportunities(records), dropped, ...types };
   } catch (error) {
     if (!(error instanceof TooManyForSubquery)) throw error;
   }
-  const accounts = await readRecords<CrmAccount>(connection, 'Account', options);
+  const accounts = await readRecords<CrmAccount>(connection, 'Account', { ...options, ...known });
   const opportunities = await readRecords<Record<string, unknown>>(connection, 'Opportunity', {
     ...(options.bulk ? { bulk: options.bulk } : {}),
     fields: STAGE_SUBQUERY.fields,
@@ -398,6 +408,6 @@ export async function readAccountsWithStage(
         ({ Id, AccountId, IsClosed, IsWon, SystemModstamp }) as unknown as CrmOpportunity,
     ),
     dropped: accounts.dropped,
-    ...(accounts.types ? { types: accounts.types } : {}),
+    ...types,
   };
 }

@@ -65,6 +65,8 @@ describe('readCrm with Bulk API 2.0', () => {
       expect.stringMatching(/FROM Account/),
       expect.stringMatching(/FROM Contact/),
     ]);
+    // Accounts are described once, though read twice (the subquery, then a job without it).
+    expect(during.filter((r) => r.path.endsWith('/Account/describe'))).toHaveLength(1);
     const pages = during.filter((r) => r.path.endsWith('/results'));
     expect(pages).toHaveLength(2 * 3); // 120 records in pages of at most 50
     expect(pages.every((r) => r.query.get('maxRecords') === '50')).toBe(true);
