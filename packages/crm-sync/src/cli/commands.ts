@@ -226,6 +226,7 @@ export async function sync(
   const { estimate, budget, line } = await budgetFor(connection, plan, {
     dryRun: options.dryRun,
     bulk: config.bulk,
+    autoAssign: config.autoAssign,
     ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
   });
   const journal = options.dryRun ? undefined : await fileJournal(options.journal);

@@ -126,10 +126,15 @@ export async function budgetFor(
     readonly dryRun: boolean;
     readonly apiReserve?: number;
     readonly bulk?: BulkOptions | false;
+    /** Lead assignment rules on create (default true): Lead creates then stay off jobs. */
+    readonly autoAssign?: boolean;
   },
 ): Promise<{ estimate: WriteEstimate; budget?: Budget; line: string }> {
   const reads = connection?.totalCalls;
-  const estimate = estimateWriteCalls(plan, { bulk: options.bulk ?? {} });
+  const estimate = estimateWriteCalls(plan, {
+    bulk: options.bulk ?? {},
+    autoAssign: options.autoAssign !== false,
+  });
   if (connection === undefined) {
     const line = `${estimateText(reads, estimate)}; the org's daily limit is not known offline.`;
     return { estimate, line };
