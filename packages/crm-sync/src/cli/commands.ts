@@ -275,7 +275,7 @@ export async function sync(
     );
     if (result.stopped) io.err(result.stopped.message);
   }
-  if (result.stopped) return EXIT.apiLimit;
+  if (result.stopped) return result.stopped.reason === 'api-limit' ? EXIT.apiLimit : EXIT.partial;
   return result.counts.failed > 0 ? EXIT.partial : EXIT.ok;
 }
 

@@ -130,6 +130,22 @@ export async function checkJob(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A job still running when the polling gave up (`timeoutMs`). Salesforce goes on with it: its
+ * records' job id is in the journal, so the next run waits for it instead of writing them again.
+ */
+export class BulkJobTimeout extends SalesforceError {
+  override name = 'BulkJobTimeout';
+  readonly jobId: string;
+  constructor(id: string, state: JobState, timeoutMs: number) {
+    super(
+      'request_failed',
+      `Bulk API job ${id} is still ${state} after ${Math.round(timeoutMs / 1000)} s: Salesforce goes on processing it. Run the same sync again later: it picks the job up from the journal and writes none of its records twice.`,
+    );
+    this.jobId = id;
+  }
+}
+
+/**
  * Polls until the job is JobComplete, Failed or Aborted, waiting `initialDelayMs` first and
  * twice as long each time after (up to `maxDelayMs`).
  */
@@ -152,12 +168,7 @@ export async function waitForJob(
         `Bulk job ${id} is still Open: its upload never completed`,
       );
     }
-    if (Date.now() > deadline) {
-      throw new SalesforceError(
-        'request_failed',
-        `Bulk job ${id} is still ${info.state} after ${Math.round(timeoutMs / 1000)} s. Run again later: the journal resumes it.`,
-      );
-    }
+    if (Date.now() > deadline) throw new BulkJobTimeout(id, info.state, timeoutMs);
   }
 }
 
