@@ -6,8 +6,9 @@
  */
 import type { IngestJobV2 } from '@jsforce/jsforce-node/lib/api/bulk2.js';
 import type { CrmObject } from '../index.js';
-import type { SalesforceConnection } from './connection.js';
+import { parseLimitInfo, type SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
+import type { JsforceConnection } from './jsforce.js';
 
 /** The ingest operations this package sends. Records are never deleted. */
 export const INGEST_OPERATIONS = ['insert', 'update'] as const;
@@ -42,8 +43,53 @@ export interface BulkPolling {
 // jsforce's classes are typed for its own Connection class; ours is the same object, described
 // by the members this package uses.
 type AnyConnection = ConstructorParameters<typeof IngestJobV2>[0];
-const jsforceOf = (connection: SalesforceConnection) =>
-  connection.jsforce as unknown as AnyConnection;
+
+/** jsforce's HTTP transport, as its HTTP layer calls it: a promise of the response. */
+interface Transport {
+  httpRequest(
+    request: unknown,
+    options?: unknown,
+  ): PromiseLike<{ headers?: Record<string, string | undefined> } | undefined>;
+}
+type Counted = JsforceConnection & {
+  _transport?: Transport;
+  limitInfo?: { apiUsage?: { used: number; limit: number } };
+};
+
+/**
+ * jsforce's `Connection.request` notes each answer's `Sforce-Limit-Info` in `limitInfo` (where
+ * the connection's `usage` comes from); its Bulk API 2.0 classes send through their own HTTP
+ * layer, which does not. They get a view of the connection whose transport notes it the same
+ * way, so bulk calls keep `usage` current as composite calls do. The connection itself is left
+ * as it is (it may be the caller's).
+ */
+const views = new WeakMap<SalesforceConnection, AnyConnection>();
+function jsforceOf(connection: SalesforceConnection): AnyConnection {
+  const known = views.get(connection);
+  if (known) return known;
+  const jsforce = connection.jsforce as Counted;
+  const transport = jsforce._transport;
+  const view = transport
+    ? Object.create(jsforce, {
+        _transport: {
+          value: Object.assign(Object.create(transport) as Transport, {
+            httpRequest(request: unknown, options?: unknown) {
+              const sent = transport.httpRequest(request, options);
+              sent.then((response) => {
+                const usage = parseLimitInfo(response?.headers?.['sforce-limit-info'] ?? null);
+                if (usage) jsforce.limitInfo = { apiUsage: { used: usage.used, limit: usage.max } };
+              }, ignore);
+              return sent;
+            },
+          }),
+        },
+      })
+    : jsforce;
+  views.set(connection, view as AnyConnection);
+  return view as AnyConnection;
+}
+// A failed request is the caller's to handle, through the promise it was handed.
+const ignore = () => {};
 // Polling is ours (with backoff), so jsforce's own polling options are never used.
 const pollingOptions = { pollInterval: 1000, pollTimeout: 0 };
 /**
