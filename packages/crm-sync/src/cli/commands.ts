@@ -222,7 +222,7 @@ export async function sync(
       full: options.delta.full,
     }),
   );
-  if (!options.dryRun) await source.keep();
+  if (!options.dryRun) await source.keep(plan);
   const { estimate, budget, line } = await budgetFor(connection, plan, {
     dryRun: options.dryRun,
     bulk: config.bulk,
