@@ -13,7 +13,9 @@
 // `sync --events` path end to end, whose time must grow at most 1.2 times as fast as the size.
 // Use a few hundred records while developing (CRM_BENCH_RECORDS=400,4000). CRM_BENCH_PARTS picks
 // parts (default composite,bulk,events: the composite-only first sync, the bulk first sync with its
-// re-syncs, and part 2).
+// re-syncs, and part 2). CRM_BENCH_KEEPALIVE_MS sets how long the emulator keeps an idle
+// connection open (Node's default 5,000 ms): a server closing it as the client, busy with a large
+// page, sends on it is what failed the 100,000-company run with "fetch failed".
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -43,6 +45,11 @@ function check(holds: boolean, what: string) {
   if (!holds) failures.push(what);
 }
 
+const unknownParts = [...PARTS].filter((p) => !['composite', 'bulk', 'events'].includes(p));
+if (unknownParts.length > 0) {
+  console.error(`skipped: CRM_BENCH_PARTS lists composite, bulk or events, not ${unknownParts}`);
+  process.exit(1);
+}
 for (const [name, list] of [
   ['CRM_BENCH_RECORDS', RECORD_SIZES],
   ['CRM_BENCH_COMPANIES', COMPANY_SIZES],
