@@ -136,7 +136,9 @@ interface Resend {
 /**
  * Codes of a connection that closed under a request. A server closes a kept-alive connection
  * it finds idle; a request sent on it at that moment fails so ("other side closed", a reset).
- * jsforce resends a GET on ECONNRESET, but not on undici's `SocketError` without a cause.
+ * A client may send an idempotent request again then (RFC 9112 section 9.3.1). jsforce resends
+ * a GET on ECONNRESET, but not on undici's `SocketError` without a cause.
+ * https://www.rfc-editor.org/rfc/rfc9112#section-9.3.1
  */
 const CLOSED_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 

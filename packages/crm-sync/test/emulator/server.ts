@@ -31,7 +31,9 @@ export type FaultKind =
   | 'refresh-in-progress'
   /**
    * The server closes the connection without answering: what a client sees when it sends on a
-   * kept-alive connection just as the server closes it for being idle.
+   * kept-alive connection just as the server closes it for being idle (any server may close a
+   * persistent connection at any time: RFC 9112 section 9.5).
+   * https://www.rfc-editor.org/rfc/rfc9112#section-9.5
    */
   | 'closed-connection';
 
