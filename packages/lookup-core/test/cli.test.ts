@@ -132,7 +132,7 @@ describe('service-lookup ingest', () => {
 
   it('on a terminal, shows a progress line that rewrites itself, then clears it for the counts', async () => {
     const file = join(dir, 'progress.ndjson');
-    const lines = Array.from({ length: 2500 }, (_, i) =>
+    const lines = Array.from({ length: 52_000 }, (_, i) =>
       JSON.stringify(session(`p${i}`, '2025-01-01T00:00:00Z')),
     );
     await writeFile(file, `${lines.join('\n')}\n`);
@@ -149,14 +149,14 @@ describe('service-lookup ingest', () => {
     child.stdout?.on('data', (d) => (output += d));
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
-    // One rewrite per committed batch of 1,000, then the line is cleared before the counts.
+    // One rewrite per committed batch of 25,000, then the line is cleared before the counts.
     const rewrites = output.match(/\r[^\r\n]*progress\.ndjson: [\d,]+ lines, [\d,]+\/s, \d+ new/g);
     expect(rewrites).toHaveLength(3);
     const clear = '\r\u001b[K';
     expect(output.slice(output.lastIndexOf(clear) + clear.length)).toMatch(
-      /progress\.ndjson: 2500 ingested, 0 unchanged/,
+      /progress\.ndjson: 52000 ingested, 0 unchanged/,
     );
-  }, 60_000);
+  }, 120_000);
 
   it.each<[string, string[], RegExp]>([
     [

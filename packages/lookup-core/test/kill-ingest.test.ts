@@ -24,7 +24,7 @@ import { createTestDatabase, requires } from './support/postgres.js';
 
 const WORKSPACES = ['default', 'second'];
 const EVENTS = 24_000;
-/** Kill once this many events are reported committed (a batch ends at each exact repeat, every 500 events). */
+/** Kill once this many events are reported committed (a batch ends at each later version of an id it holds: about every 1,000 events). */
 const KILL_AFTER = 3_000;
 const PRETEND_TTY = 'data:text/javascript,process.stderr.isTTY=true';
 
