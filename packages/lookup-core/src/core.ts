@@ -59,6 +59,7 @@ export interface CoreRequest {
 /** What to send back: status, headers (`x-request-id` included), and the body text or none. */
 export interface CoreAnswer {
   status: number;
+  /** A new object for each answer, so a shell may complete it (e.g. `content-length`). */
   headers: Record<string, string>;
   /** JSON text, or its UTF-8 bytes (a kept answer, sent without encoding it again). */
   body: string | Uint8Array | null;
@@ -72,6 +73,7 @@ const MAX_EMAIL = 320;
 const MAX_DOMAIN = 2048;
 
 const isJson = (contentType: string | undefined) => {
+  if (contentType === 'application/json') return true;
   const type = contentType?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 };
@@ -156,6 +158,9 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     'resolve' in options.keys ? options.keys : createKeyResolver(options.keys);
   const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  /** Any path ending with `path`, trailing slashes aside (tested without a regex when it can be). */
+  const routed = (requestPath: string) =>
+    requestPath.endsWith(path) || requestPath.replace(/\/+$/, '').endsWith(path);
   // The store's answer as JSON text when it can give it (the SQL store renders it), so the bytes
   // are sent as they come; any other store's answer object is serialised here.
   const lookupText =
@@ -205,7 +210,7 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
   return async function decide(request) {
     const requestId = requestIdOf(request);
     try {
-      if (!request.path.replace(/\/+$/, '').endsWith(path)) return error(404, requestId);
+      if (!routed(request.path)) return error(404, requestId);
       switch (request.method) {
         case 'POST':
           return await lookup(request, requestId);
