@@ -49,9 +49,10 @@ export interface CoreRequest {
   header(name: string): string | undefined;
   /**
    * The body's bytes, read at most once and only after the key in a header was accepted; rejects
-   * with `HttpError` 413 past `limit`, 408 when too slow, 400 when the transport failed.
+   * with `HttpError` 413 past `limit`, 408 when too slow, 400 when the transport failed. A body
+   * that has already arrived may be given at once, without a Promise.
    */
-  body(limit: number): Promise<Uint8Array>;
+  body(limit: number): Uint8Array | Promise<Uint8Array>;
   /** The client's address, when the transport knows it (for the log of refused keys). */
   address?: string | undefined;
 }
@@ -178,13 +179,11 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     return wait > 0 ? error(429, requestId, { 'retry-after': String(wait) }) : undefined;
   };
 
-  const resolve = async (key: unknown) =>
-    typeof key === 'string' ? await keys.resolve(key) : null;
 
   async function lookup(request: CoreRequest, requestId: string): Promise<CoreAnswer> {
     const headerKey = presentedHeaderKey(request.header);
     if (headerKey === null) throw new HttpError(401);
-    let workspace = headerKey === undefined ? null : await resolve(headerKey);
+    let workspace = headerKey === undefined ? null : await keys.resolve(headerKey);
     // A key in a header is judged alone: a wrong one is refused before the body is read.
     if (headerKey !== undefined && workspace === null) throw new HttpError(401);
     // Over its budget, a header key is refused before its body is read too.
@@ -194,11 +193,12 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     if (!isJson(request.header('content-type'))) throw refuse(415);
     const declared = request.header('content-length');
     if (declared !== undefined && Number(declared) > maxBodyBytes) throw new HttpError(413);
-    const body = parseObject(await request.body(maxBodyBytes));
+    const bytes = request.body(maxBodyBytes);
+    const body = parseObject(bytes instanceof Uint8Array ? bytes : await bytes);
     if (body === null) throw refuse(400);
     if (workspace === null) {
       const bodyKey = own(body, 'secretKey');
-      workspace = await resolve(bodyKey);
+      workspace = typeof bodyKey === 'string' ? await keys.resolve(bodyKey) : null;
       if (workspace === null) throw new HttpError(401);
       const bodyLimited = overBudget(bodyKey as string, requestId);
       if (bodyLimited) return bodyLimited;

@@ -37,7 +37,7 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const field = raw[i] as string;
-    if (field.length !== name.length || field.toLowerCase() !== name) continue;
+    if (field !== name && (field.length !== name.length || field.toLowerCase() !== name)) continue;
     value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
   }
   return value;
@@ -130,7 +130,7 @@ function toCoreRequest(req: NodeRequest, timeoutMs: number): NodeCoreRequest {
     path: pathOf(req),
     // A pre-parsed body's Content-Length described the raw body, not the one handed on.
     header: (name) => (parsed && name === 'content-length' ? undefined : headerOf(req, name)),
-    body: async (limit) => {
+    body: (limit) => {
       if (NO_BODY.has(method)) return new Uint8Array(0);
       if (parsed) return parsedBody(req.body, limit);
       const arrived = arrivedBody(req, limit);
