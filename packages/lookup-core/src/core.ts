@@ -179,7 +179,6 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     return wait > 0 ? error(429, requestId, { 'retry-after': String(wait) }) : undefined;
   };
 
-
   async function lookup(request: CoreRequest, requestId: string): Promise<CoreAnswer> {
     const headerKey = presentedHeaderKey(request.header);
     if (headerKey === null) throw new HttpError(401);
