@@ -49,6 +49,7 @@ export {
   readSnapshotFile,
   SNAPSHOT_FORMAT,
   type SnapshotObjectState,
+  withWriting,
   writeSnapshotFile,
 } from './salesforce/crm-snapshot.js';
 export { connectFromEnv, type EnvironmentConnectionOptions } from './salesforce/environment.js';

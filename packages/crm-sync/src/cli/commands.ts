@@ -1,6 +1,5 @@
 /** The commands that work on a connected org: fields plan|apply|export, stage, sync. */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { stat } from 'node:fs/promises';
 import {
   type CrmOpportunity,
   computePipelineStage,
@@ -18,7 +17,7 @@ import { readAccountsWithStage } from '../salesforce/reads.js';
 import type { SyncConfig } from './config.js';
 import { budgetFor, type CrmSourceOptions, crmSource } from './crm-source.js';
 import { writeDxProject } from './dx-project.js';
-import { importLookupCore } from './lookup-core.js';
+import { importLookupCore, importLookupCoreNode } from './lookup-core.js';
 import { bar, CliError, EXIT, type ExitCode, type Io } from './output.js';
 
 export async function fieldsPlan(
@@ -160,28 +159,29 @@ export async function stage(
   return EXIT.ok;
 }
 
-async function* lines(path: string): AsyncIterable<string> {
-  const stream = createReadStream(path, 'utf8');
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
+/**
+ * The events file's lines, read at the byte level by lookup-core (a line that is not UTF-8 or
+ * is too long comes as one `ingest` rejects with its line number, not as replacement characters).
+ */
+async function lines(path: string) {
+  const unreadable = (why: string) =>
+    new CliError(EXIT.usage, `Cannot read the events file ${path}: ${why}`);
   try {
-    await opened;
+    if (!(await stat(path)).isFile()) throw unreadable('not a file');
   } catch (error) {
-    throw new CliError(
-      EXIT.usage,
-      `Cannot read the events file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    if (error instanceof CliError) throw error;
+    throw unreadable((error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
-  yield* createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  const { readNdjsonLines } = await importLookupCoreNode();
+  return readNdjsonLines(path);
 }
 
 async function observe(path: string, workspace: string, io: Io): Promise<ObservedCompany[]> {
+  const events = await lines(path);
   const { openEmbeddedStore } = await importLookupCore();
   const store = await openEmbeddedStore();
   try {
-    const ingested = await store.ingest(lines(path), {
+    const ingested = await store.ingest(events, {
       onProgress: (p) => io.progress(`reading events: ${p.read} lines`),
     });
     for (const r of ingested.rejected.slice(0, 5))
@@ -222,10 +222,11 @@ export async function sync(
       full: options.delta.full,
     }),
   );
-  if (!options.dryRun) await source.keep();
+  if (!options.dryRun) await source.keep(plan);
   const { estimate, budget, line } = await budgetFor(connection, plan, {
     dryRun: options.dryRun,
     bulk: config.bulk,
+    autoAssign: config.autoAssign,
     ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
   });
   const journal = options.dryRun ? undefined : await fileJournal(options.journal);
@@ -234,6 +235,7 @@ export async function sync(
     autoAssign: config.autoAssign,
     omitFields: config.unreadable,
     ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
+    usageFresh: budget !== undefined,
     bulk: config.bulk,
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
@@ -273,7 +275,7 @@ export async function sync(
     );
     if (result.stopped) io.err(result.stopped.message);
   }
-  if (result.stopped) return EXIT.apiLimit;
+  if (result.stopped) return result.stopped.reason === 'api-limit' ? EXIT.apiLimit : EXIT.partial;
   return result.counts.failed > 0 ? EXIT.partial : EXIT.ok;
 }
 

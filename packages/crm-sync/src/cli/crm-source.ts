@@ -18,6 +18,7 @@ import {
   type CrmSnapshotFile,
   defaultSnapshotPath,
   readSnapshotFile,
+  withWriting,
   writeSnapshotFile,
 } from '../salesforce/crm-snapshot.js';
 import type { SyncConfig } from './config.js';
@@ -42,8 +43,11 @@ export interface CrmSource {
    * again (online only).
    */
   readonly plan: (make: (crm: CrmSnapshotFile) => SyncPlan) => Promise<SyncPlan>;
-  /** Keeps the snapshot for the next run (a no-op offline). */
-  readonly keep: () => Promise<void>;
+  /**
+   * Keeps the snapshot for the next run (a no-op offline), with what `plan` (if given) is about
+   * to write: the next read expects those records back.
+   */
+  readonly keep: (plan?: SyncPlan) => Promise<void>;
 }
 
 function readOptions(config: SyncConfig) {
@@ -99,7 +103,7 @@ export async function crmSource(
       crm = completed;
       return make(crm);
     },
-    keep: () => writeSnapshotFile(kept, crm),
+    keep: (plan) => writeSnapshotFile(kept, plan ? withWriting(crm, plan) : crm),
   };
 }
 
@@ -126,10 +130,15 @@ export async function budgetFor(
     readonly dryRun: boolean;
     readonly apiReserve?: number;
     readonly bulk?: BulkOptions | false;
+    /** Lead assignment rules on create (default true): Lead creates then stay off jobs. */
+    readonly autoAssign?: boolean;
   },
 ): Promise<{ estimate: WriteEstimate; budget?: Budget; line: string }> {
   const reads = connection?.totalCalls;
-  const estimate = estimateWriteCalls(plan, { bulk: options.bulk ?? {} });
+  const estimate = estimateWriteCalls(plan, {
+    bulk: options.bulk ?? {},
+    autoAssign: options.autoAssign !== false,
+  });
   if (connection === undefined) {
     const line = `${estimateText(reads, estimate)}; the org's daily limit is not known offline.`;
     return { estimate, line };

@@ -20,8 +20,9 @@ const CONNECTION = `Connection (default: the token file written by \`service-crm
 const COMMON = `  --json         machine-readable output on stdout, errors too: {"error":{"code","message"}}
   -h, --help     this help`;
 
-const EXIT_CODES = `Exit codes: 0 ok, 2 usage, 3 auth (log in again), 4 partial failure, 5 stopped at the API limit
-(run again later to resume), 6 missing permissions, 1 unexpected.`;
+const EXIT_CODES = `Exit codes: 0 ok, 2 usage, 3 auth (log in again), 4 partial failure or a Bulk API job still
+running (run again later to resume), 5 stopped at the API limit (run again later to resume),
+6 missing permissions, 1 unexpected.`;
 
 interface CommandHelp {
   /** One line for the overview. */

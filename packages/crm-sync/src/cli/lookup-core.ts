@@ -6,9 +6,18 @@ import { CliError, EXIT } from './output.js';
 
 const PACKAGE = '@service/lookup-core';
 
-export async function importLookupCore(): Promise<typeof import('@service/lookup-core')> {
+export function importLookupCore(): Promise<typeof import('@service/lookup-core')> {
+  return imported(() => import('@service/lookup-core'));
+}
+
+/** Its Node entry: the byte-level NDJSON line reader `ingest` takes. */
+export function importLookupCoreNode(): Promise<typeof import('@service/lookup-core/node')> {
+  return imported(() => import('@service/lookup-core/node'));
+}
+
+async function imported<T>(load: () => Promise<T>): Promise<T> {
   try {
-    return await import('@service/lookup-core');
+    return await load();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (

@@ -24,6 +24,7 @@ import {
 } from '../index.js';
 import { defaultReserve } from './budget.js';
 import { createInBulk, updateInBulk } from './bulk-apply.js';
+import { BulkJobTimeout } from './bulk-jobs.js';
 import type { BulkOptions } from './bulk-options.js';
 import type { SalesforceConnection } from './connection.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from './errors.js';
@@ -56,7 +57,7 @@ export type StepOutcome =
   | { readonly step: PlanStep; readonly status: 'failed'; readonly errors: readonly RecordError[] }
   /** Dry run: would be written. */
   | { readonly step: PlanStep; readonly status: 'planned' }
-  /** Not reached: the run stopped (API limit) before this step. */
+  /** Not reached: the run stopped (API limit, a Bulk API job still running) before this step. */
   | { readonly step: PlanStep; readonly status: 'pending' };
 
 export type StepStatus = StepOutcome['status'];
@@ -82,6 +83,11 @@ export interface ApplyOptions {
    */
   readonly apiReserve?: number;
   /**
+   * The connection's `usage` was just read from `/limits` (by `checkBudget`): the first check
+   * against the reserve uses it instead of asking again.
+   */
+  readonly usageFresh?: boolean;
+  /**
    * Fields never to write, as `Object.Field` or `Field` (e.g. the fields the integration user
    * cannot see). A create or update the org still refuses with `INVALID_FIELD` (a field it
    * does not show the user) or `INVALID_FIELD_FOR_INSERT_UPDATE` (read-only through field-level
@@ -101,9 +107,12 @@ export interface ApplyResult {
   /** One outcome per plan step, in plan order. */
   readonly outcomes: readonly StepOutcome[];
   readonly counts: Readonly<Record<StepStatus, number>>;
-  /** Set when the run stopped before the end; `pending` steps are left for the next run. */
+  /**
+   * Set when the run stopped before the end; `pending` steps are left for the next run: at the
+   * org's API limit, or when a Bulk API job was still running after the polling's `timeoutMs`.
+   */
   readonly stopped?: {
-    readonly reason: 'api-limit';
+    readonly reason: 'api-limit' | 'bulk-job-timeout';
     readonly message: string;
     readonly usage: ApiUsage | undefined;
   };
@@ -171,7 +180,7 @@ export async function applyPlan(
 
   // Usage is read fresh once (a stored connection may carry yesterday's figure), then kept
   // current by the Sforce-Limit-Info header of every call.
-  let checked = false;
+  let checked = options.usageFresh === true;
   const guard = async () => {
     const usage = checked && connection.usage ? connection.usage : await connection.limits();
     checked = true;
@@ -218,12 +227,15 @@ export async function applyPlan(
       progress('feedPost', 1);
     }
   } catch (error) {
-    if (!(error instanceof Stop || error instanceof SalesforceApiLimitError)) throw error;
-    stopped = {
-      reason: 'api-limit',
-      message: limitMessage(connection.usage),
-      usage: connection.usage,
-    };
+    if (error instanceof BulkJobTimeout) {
+      stopped = { reason: 'bulk-job-timeout', message: error.message, usage: connection.usage };
+    } else if (error instanceof Stop || error instanceof SalesforceApiLimitError) {
+      stopped = {
+        reason: 'api-limit',
+        message: limitMessage(connection.usage),
+        usage: connection.usage,
+      };
+    } else throw error;
   }
   for (const step of steps)
     if (!outcomes.has(step)) outcomes.set(step, { step, status: 'pending' });

@@ -39,10 +39,14 @@ const countBy = (steps: readonly { readonly object: CrmObject }[]) => {
   return counts;
 };
 
-/** What applying `plan` will cost in API calls (`bulk: false`: composite and single calls only). */
+/**
+ * What applying `plan` will cost in API calls (`bulk: false`: composite and single calls only).
+ * With `autoAssign` (default true, as `applyPlan`) Lead creates stay one at a time however many:
+ * a Bulk API job would not run the assignment rules.
+ */
 export function estimateWriteCalls(
   plan: SyncPlan,
-  options: { readonly bulk?: BulkOptions | false } = {},
+  options: { readonly bulk?: BulkOptions | false; readonly autoAssign?: boolean } = {},
 ): WriteEstimate {
   const threshold =
     options.bulk === false
@@ -58,8 +62,9 @@ export function estimateWriteCalls(
   }
   let creates = 0;
   let duplicateQueries = 0;
+  const assigned = options.autoAssign !== false;
   for (const [object, n] of countBy(of('create'))) {
-    if (n >= threshold) {
+    if (n >= threshold && !(object === 'Lead' && assigned)) {
       bulkJobs += 1;
       duplicateQueries += Math.ceil(
         n / (object === 'Account' ? WEBSITES_PER_QUERY : EMAILS_PER_QUERY),

@@ -6,8 +6,9 @@
  */
 import type { IngestJobV2 } from '@jsforce/jsforce-node/lib/api/bulk2.js';
 import type { CrmObject } from '../index.js';
-import type { SalesforceConnection } from './connection.js';
+import { parseLimitInfo, type SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
+import type { JsforceConnection } from './jsforce.js';
 
 /** The ingest operations this package sends. Records are never deleted. */
 export const INGEST_OPERATIONS = ['insert', 'update'] as const;
@@ -42,10 +43,60 @@ export interface BulkPolling {
 // jsforce's classes are typed for its own Connection class; ours is the same object, described
 // by the members this package uses.
 type AnyConnection = ConstructorParameters<typeof IngestJobV2>[0];
-const jsforceOf = (connection: SalesforceConnection) =>
-  connection.jsforce as unknown as AnyConnection;
+
+/** jsforce's HTTP transport, as its HTTP layer calls it: a promise of the response. */
+interface Transport {
+  httpRequest(
+    request: unknown,
+    options?: unknown,
+  ): PromiseLike<{ headers?: Record<string, string | undefined> } | undefined>;
+}
+type Counted = JsforceConnection & {
+  _transport?: Transport;
+  limitInfo?: { apiUsage?: { used: number; limit: number } };
+};
+
+/**
+ * jsforce's `Connection.request` notes each answer's `Sforce-Limit-Info` in `limitInfo` (where
+ * the connection's `usage` comes from); its Bulk API 2.0 classes send through their own HTTP
+ * layer, which does not. They get a view of the connection whose transport notes it the same
+ * way, so bulk calls keep `usage` current as composite calls do. The connection itself is left
+ * as it is (it may be the caller's).
+ */
+const views = new WeakMap<SalesforceConnection, AnyConnection>();
+function jsforceOf(connection: SalesforceConnection): AnyConnection {
+  const known = views.get(connection);
+  if (known) return known;
+  const jsforce = connection.jsforce as Counted;
+  const transport = jsforce._transport;
+  const view = transport
+    ? Object.create(jsforce, {
+        _transport: {
+          value: Object.assign(Object.create(transport) as Transport, {
+            httpRequest(request: unknown, options?: unknown) {
+              const sent = transport.httpRequest(request, options);
+              sent.then((response) => {
+                const usage = parseLimitInfo(response?.headers?.['sforce-limit-info'] ?? null);
+                if (usage) jsforce.limitInfo = { apiUsage: { used: usage.used, limit: usage.max } };
+              }, ignore);
+              return sent;
+            },
+          }),
+        },
+      })
+    : jsforce;
+  views.set(connection, view as AnyConnection);
+  return view as AnyConnection;
+}
+// A failed request is the caller's to handle, through the promise it was handed.
+const ignore = () => {};
 // Polling is ours (with backoff), so jsforce's own polling options are never used.
 const pollingOptions = { pollInterval: 1000, pollTimeout: 0 };
+/**
+ * Sent again when the server closed the connection before answering: reads (job info, results)
+ * and the creation of a job (a job created twice leaves one Open and empty, holding nothing).
+ */
+const RESENDABLE = { safeToResend: true } as const;
 
 /** jsforce's Bulk API 2.0 and HTTP modules, loaded on first use: commands start without them. */
 const loadJsforceBulk = () =>
@@ -81,7 +132,7 @@ export async function openIngestJob(
     bodyParams: { object, operation, contentType: 'CSV', lineEnding: 'LF' },
     pollingOptions,
   });
-  await connection.call('POST /jobs/ingest', 'bulk:ingest', () => job.open());
+  await connection.call('POST /jobs/ingest', 'bulk:ingest', () => job.open(), RESENDABLE);
   return String(job.id);
 }
 
@@ -114,10 +165,31 @@ export async function checkJob(
       ? await ingestJob(connection, id)
       : new QueryJobV2(jsforceOf(connection), { id, pollingOptions });
   const check = (): PromiseLike<unknown> => job.check();
-  return (await connection.call(`GET /jobs/${kind}/${id}`, 'bulk:poll', check)) as JobInfo;
+  return (await connection.call(
+    `GET /jobs/${kind}/${id}`,
+    'bulk:poll',
+    check,
+    RESENDABLE,
+  )) as JobInfo;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A job still running when the polling gave up (`timeoutMs`). Salesforce goes on with it: its
+ * records' job id is in the journal, so the next run waits for it instead of writing them again.
+ */
+export class BulkJobTimeout extends SalesforceError {
+  override name = 'BulkJobTimeout';
+  readonly jobId: string;
+  constructor(id: string, state: JobState, timeoutMs: number) {
+    super(
+      'request_failed',
+      `Bulk API job ${id} is still ${state} after ${Math.round(timeoutMs / 1000)} s: Salesforce goes on processing it. Run the same sync again later: it picks the job up from the journal and writes none of its records twice.`,
+    );
+    this.jobId = id;
+  }
+}
 
 /**
  * Polls until the job is JobComplete, Failed or Aborted, waiting `initialDelayMs` first and
@@ -142,12 +214,7 @@ export async function waitForJob(
         `Bulk job ${id} is still Open: its upload never completed`,
       );
     }
-    if (Date.now() > deadline) {
-      throw new SalesforceError(
-        'request_failed',
-        `Bulk job ${id} is still ${info.state} after ${Math.round(timeoutMs / 1000)} s. Run again later: the journal resumes it.`,
-      );
-    }
+    if (Date.now() > deadline) throw new BulkJobTimeout(id, info.state, timeoutMs);
   }
 }
 
@@ -165,7 +232,12 @@ export async function ingestResults(
     failedResults: () => job.getFailedResults(),
     unprocessedrecords: () => job.getUnprocessedRecords(),
   }[kind];
-  const rows = await connection.call(`GET /jobs/ingest/${id}/${kind}`, 'bulk:results', fetch);
+  const rows = await connection.call(
+    `GET /jobs/ingest/${id}/${kind}`,
+    'bulk:results',
+    fetch,
+    RESENDABLE,
+  );
   return Array.isArray(rows) ? (rows as unknown as Record<string, string>[]) : [];
 }
 
@@ -180,7 +252,12 @@ export async function openQueryJob(
     bodyParams: { query: soql, operation, lineEnding: 'LF' },
     pollingOptions,
   });
-  const info = await connection.call('POST /jobs/query', 'bulk:query', () => job.open());
+  const info = await connection.call(
+    'POST /jobs/query',
+    'bulk:query',
+    () => job.open(),
+    RESENDABLE,
+  );
   return info.id;
 }
 
@@ -204,12 +281,16 @@ export async function queryResultsPage(
   http.on('response', (response: { headers: Record<string, string | undefined> }) => {
     locator = response.headers['sforce-locator'];
   });
-  const rows = await connection.call(`GET /jobs/query/${id}/results`, 'bulk:results', () =>
-    http.request<Record<string, string>[]>({
-      method: 'GET',
-      url: `${connection.instanceUrl}${path}?${params}`,
-      headers: { Accept: 'text/csv' },
-    }),
+  const rows = await connection.call(
+    `GET /jobs/query/${id}/results`,
+    'bulk:results',
+    () =>
+      http.request<Record<string, string>[]>({
+        method: 'GET',
+        url: `${connection.instanceUrl}${path}?${params}`,
+        headers: { Accept: 'text/csv' },
+      }),
+    RESENDABLE,
   );
   return {
     rows: Array.isArray(rows) ? rows : [],

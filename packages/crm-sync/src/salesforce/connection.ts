@@ -125,6 +125,45 @@ const BAD_OAUTH_TOKEN = /Bad_OAuth_Token/;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Which failed calls `#send` may send again besides `UNABLE_TO_LOCK_ROW`. */
+interface Resend {
+  /** A call with a body jsforce cannot resend, safe to repeat: resent when unavailable (503). */
+  readonly body: boolean;
+  /** Safe to send twice: resent when the connection closed before any answer came. */
+  readonly safeToResend: boolean;
+}
+
+/**
+ * Codes of a connection that closed under a request. A server closes a kept-alive connection
+ * it finds idle; a request sent on it at that moment fails so ("other side closed", a reset).
+ * A client may send an idempotent request again then (RFC 9112 section 9.3.1). jsforce resends
+ * a GET on ECONNRESET, but not on undici's `SocketError` without a cause.
+ * https://www.rfc-editor.org/rfc/rfc9112#section-9.3.1
+ */
+const CLOSED_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/** The messages of an error's causes ("fetch failed" alone says nothing of why). */
+function causesOf(error: unknown): string[] {
+  const messages: string[] = [];
+  for (let cause = (error as Error).cause; cause instanceof Error; cause = cause.cause) {
+    // A refused connection to several addresses is an AggregateError without a message.
+    const text =
+      cause.message || (cause instanceof AggregateError ? String(cause.errors[0]?.message) : '');
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (text) messages.push(code && !text.includes(code) ? `${text} (${code})` : text);
+  }
+  return messages;
+}
+
+/** The network error came from a connection closed under the request. */
+function closedBeforeAnswer(error: SalesforceError): boolean {
+  if (error.code !== 'network') return false;
+  for (let cause = error.cause; cause instanceof Error; cause = cause.cause) {
+    if (CLOSED_CONNECTION.has(String((cause as NodeJS.ErrnoException).code))) return true;
+  }
+  return false;
+}
+
 const asArray = <T>(value: T | T[] | null | undefined): T[] =>
   value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
 
@@ -244,8 +283,11 @@ export class SalesforceConnection {
         methods: ['GET'],
       },
     };
-    const parsed = await this.#send(label, options.operation ?? 'rest', method === 'PATCH', () =>
-      this.jsforce.request<T>(request, transport),
+    const parsed = await this.#send(
+      label,
+      options.operation ?? 'rest',
+      { body: method === 'PATCH', safeToResend: method !== 'POST' },
+      () => this.jsforce.request<T>(request, transport),
     );
     return { body: parsed };
   }
@@ -262,7 +304,7 @@ export class SalesforceConnection {
     const results = await this.#send(
       `POST /services/Soap/m/${this.apiVersion} ${operation}Metadata`,
       `metadata:${operation}Metadata`,
-      true,
+      { body: true, safeToResend: false },
       () => metadataApi(this.jsforce)[operation](type, [...components]),
     );
     return asArray(results as JsforceSaveResult | JsforceSaveResult[]).map((r) => ({
@@ -280,10 +322,22 @@ export class SalesforceConnection {
   /**
    * A call through another of jsforce's APIs over this connection (its Bulk API 2.0 job
    * classes): counted in `stats.calls` under `operation`, failing with a `SalesforceError`.
-   * Nothing is resent but a call refused with `UNABLE_TO_LOCK_ROW`.
+   * Nothing is resent but a call refused with `UNABLE_TO_LOCK_ROW` and, when `safeToResend` (a
+   * read, or the creation of a job that holds nothing yet), one whose connection the server
+   * closed before answering.
    */
-  async call<T>(label: string, operation: string, call: () => PromiseLike<T>): Promise<T> {
-    return this.#send(label, operation, false, call);
+  async call<T>(
+    label: string,
+    operation: string,
+    call: () => PromiseLike<T>,
+    options: { readonly safeToResend?: boolean } = {},
+  ): Promise<T> {
+    return this.#send(
+      label,
+      operation,
+      { body: false, safeToResend: options.safeToResend === true },
+      call,
+    );
   }
 
   /**
@@ -330,12 +384,13 @@ export class SalesforceConnection {
 
   /**
    * One call with our own retries: `UNABLE_TO_LOCK_ROW` (a per-record contention jsforce does
-   * not know) and, for idempotent calls with a body (PATCH, Metadata), an unavailable server.
+   * not know); for calls with a body that may be sent again (PATCH, Metadata), an unavailable
+   * server; for calls safe to send twice, a connection the server closed before answering.
    */
   async #send<T>(
     label: string,
     operation: string,
-    resendable: boolean,
+    resend: Resend,
     call: () => PromiseLike<T>,
   ): Promise<T> {
     for (let retry = 0; ; retry++) {
@@ -350,8 +405,9 @@ export class SalesforceConnection {
         error = this.#error(label, thrown);
       }
       const unavailable =
-        resendable && (error.status === 503 || error.errorCode === 'SERVER_UNAVAILABLE');
-      const retryable = error.errorCode === 'UNABLE_TO_LOCK_ROW' || unavailable;
+        resend.body && (error.status === 503 || error.errorCode === 'SERVER_UNAVAILABLE');
+      const closed = resend.safeToResend && closedBeforeAnswer(error);
+      const retryable = error.errorCode === 'UNABLE_TO_LOCK_ROW' || unavailable || closed;
       if (!retryable || retry >= this.retryPolicy.maxRetries) throw error;
       await this.backoff(retry);
     }
@@ -378,7 +434,7 @@ export class SalesforceConnection {
     if (typeof e.errorCode !== 'string') {
       return new SalesforceError(
         'network',
-        `${label} could not reach the org: ${message}`,
+        `${label} could not reach the org: ${[message, ...causesOf(thrown)].join(': ')}`,
         { request: label },
         { cause: thrown },
       );

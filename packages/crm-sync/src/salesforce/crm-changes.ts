@@ -171,6 +171,7 @@ export async function readCrmChanges(
           includeDeleted: true,
           knownDropped: state.dropped,
           knownTypes: state.types,
+          expected: state.writing,
         }
       : {};
     const { records, dropped, types } = await readRecords<Row>(connection, object, {

@@ -13,6 +13,7 @@ import type {
   CrmOpportunity,
   CrmSnapshot,
   QueryObject,
+  SyncPlan,
 } from '../index.js';
 import { SalesforceError } from './errors.js';
 import { writePrivateFile } from './private-file.js';
@@ -33,6 +34,12 @@ export interface SnapshotObjectState {
    * the next read asks for records whose `SystemModstamp` is after it, less the overlap.
    */
   readonly watermark: string;
+  /**
+   * Records the run that kept the snapshot went on to write (updates and creates): their
+   * `SystemModstamp` moves past the watermark, so the next read counts at least this many and,
+   * from the read threshold on, goes to a query job without a REST page first to count them.
+   */
+  readonly writing?: number;
 }
 
 export interface CrmSnapshotFile extends CrmSnapshot {
@@ -82,6 +89,8 @@ function checked(path: string, value: unknown): CrmSnapshotFile {
       typeof state?.watermark !== 'string'
     )
       throw invalid(path, `no state for ${object}`);
+    if (state.writing !== undefined && !(Number.isInteger(state.writing) && state.writing >= 0))
+      throw invalid(path, `${object}'s "writing" is not a count of records`);
   }
   for (const list of LISTS) {
     const records = file[list];
@@ -114,6 +123,22 @@ export async function readSnapshotFile(path: string): Promise<CrmSnapshotFile | 
     throw invalid(path, 'not JSON');
   }
   return checked(path, parsed);
+}
+
+/** The snapshot with, per object, how many records `plan` writes (see `writing`). */
+export function withWriting(snapshot: CrmSnapshotFile, plan: SyncPlan): CrmSnapshotFile {
+  const writing = new Map<string, number>();
+  for (const step of plan.steps)
+    if (step.type === 'update' || step.type === 'create')
+      writing.set(step.object, (writing.get(step.object) ?? 0) + 1);
+  const objects = Object.fromEntries(
+    OBJECTS.map((object) => {
+      const { writing: _before, ...state } = snapshot.objects[object];
+      const n = writing.get(object) ?? 0;
+      return [object, n > 0 ? { ...state, writing: n } : state];
+    }),
+  ) as Record<QueryObject, SnapshotObjectState>;
+  return { ...snapshot, objects };
 }
 
 export async function writeSnapshotFile(path: string, snapshot: CrmSnapshotFile): Promise<void> {

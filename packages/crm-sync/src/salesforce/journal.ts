@@ -65,11 +65,15 @@ export async function fileJournal(path: string): Promise<ApplyJournal> {
   };
 }
 
+// The order of `localeCompare` (which keys written by earlier versions follow), from one
+// collator instead of a new comparison set up per call.
+const byLocale = new Intl.Collator().compare;
+
 function digest(value: unknown): string {
   const sorted = JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => byLocale(a, b)),
         )
       : v,
   );
@@ -79,8 +83,20 @@ function digest(value: unknown): string {
 /** Marks a batch as sent before its answer is known; see `applyPlan` on resuming. */
 export const inFlightKey = (key: string) => `in-flight:${key}`;
 
+/** Keys already made: a run asks a step's key several times (200,000 steps at 100,000 companies). */
+const keys = new WeakMap<PlanStep, string>();
+
 /** The journal key of a step: equal across runs for the same write. */
 export function stepKey(step: PlanStep): string {
+  let key = keys.get(step);
+  if (key === undefined) {
+    key = keyOf(step);
+    keys.set(step, key);
+  }
+  return key;
+}
+
+function keyOf(step: PlanStep): string {
   switch (step.type) {
     case 'update':
       return `update:${step.object}:${step.id}:${digest(step.fields)}`;

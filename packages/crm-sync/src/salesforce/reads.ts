@@ -44,10 +44,25 @@ export interface QueryCallOptions {
    * 2.0 job; one with a child subquery (which jobs cannot run) throws `TooManyForSubquery`.
    */
   readonly bulk?: BulkReadOptions | undefined;
+  /**
+   * Records the query is known to match at the least (an earlier run wrote them): from the bulk
+   * threshold on, a job reads them without a REST page first to count them.
+   */
+  readonly expected?: number | undefined;
 }
 
-/** A query with a child subquery matched more records than the bulk threshold. */
-export class TooManyForSubquery extends Error {}
+/**
+ * A query with a child subquery matched more records than the bulk threshold. Its callers read
+ * without the subquery instead; the message says what happened should one reach a user (an
+ * empty one made the 100,000-record bench print "unexpected error:" and nothing else).
+ */
+export class TooManyForSubquery extends Error {
+  constructor(soql: string, totalSize: number) {
+    super(
+      `${totalSize} records match a query with a child subquery, which a Bulk API job cannot run: ${soql.slice(0, 120)}`,
+    );
+  }
+}
 
 /** Runs one SOQL query and follows `nextRecordsUrl` to the last page (or see `bulk`). */
 export async function queryAll<T = Record<string, unknown>>(
@@ -62,17 +77,25 @@ export async function queryAll<T = Record<string, unknown>>(
       : '/query';
   const path = `${resource}?q=${encodeURIComponent(soql)}`;
   const operation = options.tooling ? 'tooling' : 'query';
-  let page = (await connection.rest<QueryPage<T>>('GET', path, { operation })).body;
-  if (options.bulk && !page.done && page.totalSize >= options.bulk.threshold) {
-    if (/\(\s*SELECT\s/i.test(soql)) throw new TooManyForSubquery();
+  const inBulk = async (bulk: BulkReadOptions, count: number) => {
     // A read that skipped describe asks it now: the job's CSV is typed by it.
-    const fields =
-      options.bulk.fields.length > 0 ? options.bulk.fields : ((await options.describe?.()) ?? []);
-    const all = await readInBulk<T>(connection, soql, page.totalSize, {
-      ...options.bulk,
+    const fields = bulk.fields.length > 0 ? bulk.fields : ((await options.describe?.()) ?? []);
+    return readInBulk<T>(connection, soql, count, {
+      ...bulk,
       fields,
       operation: options.includeDeleted ? 'queryAll' : 'query',
     });
+  };
+  // Known to be large: straight to a job (one that cannot be made leaves the read to REST).
+  const expected = options.expected ?? 0;
+  if (options.bulk && expected >= options.bulk.threshold) {
+    const all = await inBulk(options.bulk, expected);
+    if (all) return all;
+  }
+  let page = (await connection.rest<QueryPage<T>>('GET', path, { operation })).body;
+  if (options.bulk && !page.done && page.totalSize >= options.bulk.threshold) {
+    if (/\(\s*SELECT\s/i.test(soql)) throw new TooManyForSubquery(soql, page.totalSize);
+    const all = await inBulk(options.bulk, page.totalSize);
     if (all) return all;
   }
   const records = [...page.records];
@@ -180,6 +203,8 @@ export interface ReadOptions extends Omit<QueryOptions, 'maxLength'> {
   readonly knownDropped?: readonly string[];
   /** The describe types of the fields (from an earlier read): a job then needs no describe. */
   readonly knownTypes?: Readonly<Record<string, string>> | undefined;
+  /** Records the read is known to return at the least (see `queryAll`'s `expected`). */
+  readonly expected?: number | undefined;
 }
 
 /**
@@ -192,7 +217,14 @@ export async function readRecords<T = Record<string, unknown>>(
   object: QueryObject,
   options: ReadOptions = {},
 ): Promise<ReadResult<T>> {
-  const { knownDropped, knownTypes, includeDeleted, bulk: bulkOptions, ...query } = options;
+  const {
+    knownDropped,
+    knownTypes,
+    includeDeleted,
+    expected,
+    bulk: bulkOptions,
+    ...query
+  } = options;
   const described = knownDropped ? undefined : await describeFields(connection, object);
   const dropped = knownDropped ? [...knownDropped] : hiddenColumns(object, query, described ?? []);
   const bulk = bulkOptions && { ...bulkOptions, fields: described ?? [] };
@@ -206,6 +238,7 @@ export async function readRecords<T = Record<string, unknown>>(
         const page = await queryAll<T>(connection, soql, {
           includeDeleted: includeDeleted === true,
           bulk,
+          expected,
           describe: async () =>
             knownTypes
               ? Object.entries(knownTypes).map(([name, type]) => ({ name, type, label: name }))
@@ -366,16 +399,26 @@ export async function readAccountsWithStage(
   dropped: string[];
   types?: Readonly<Record<string, string>>;
 }> {
+  // One describe for both tries: the read without the subquery knows what the first found.
+  const described = options.knownDropped ? undefined : await describeFields(connection, 'Account');
+  const known: ReadOptions = described
+    ? {
+        knownDropped: hiddenColumns('Account', options, described),
+        knownTypes: Object.fromEntries(described.map((f) => [f.name, f.type])),
+      }
+    : {};
+  const types = described ? { types: known.knownTypes ?? {} } : {};
   try {
-    const { records, ...read } = await readRecords<Record<string, unknown>>(connection, 'Account', {
+    const { records, dropped } = await readRecords<Record<string, unknown>>(connection, 'Account', {
       ...options,
+      ...known,
       children: [STAGE_SUBQUERY],
     });
-    return { ...withOpportunities(records), ...read };
+    return { ...withOpportunities(records), dropped, ...types };
   } catch (error) {
     if (!(error instanceof TooManyForSubquery)) throw error;
   }
-  const accounts = await readRecords<CrmAccount>(connection, 'Account', options);
+  const accounts = await readRecords<CrmAccount>(connection, 'Account', { ...options, ...known });
   const opportunities = await readRecords<Record<string, unknown>>(connection, 'Opportunity', {
     ...(options.bulk ? { bulk: options.bulk } : {}),
     fields: STAGE_SUBQUERY.fields,
@@ -388,6 +431,6 @@ export async function readAccountsWithStage(
         ({ Id, AccountId, IsClosed, IsWon, SystemModstamp }) as unknown as CrmOpportunity,
     ),
     dropped: accounts.dropped,
-    ...(accounts.types ? { types: accounts.types } : {}),
+    ...types,
   };
 }

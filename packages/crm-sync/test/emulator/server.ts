@@ -28,7 +28,14 @@ export type FaultKind =
   | 'unavailable'
   | 'lock'
   | 'request-limit'
-  | 'refresh-in-progress';
+  | 'refresh-in-progress'
+  /**
+   * The server closes the connection without answering: what a client sees when it sends on a
+   * kept-alive connection just as the server closes it for being idle (any server may close a
+   * persistent connection at any time: RFC 9112 section 9.5).
+   * https://www.rfc-editor.org/rfc/rfc9112#section-9.5
+   */
+  | 'closed-connection';
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -75,6 +82,12 @@ export interface EmulatorOptions {
    * true; the benchmark turns it off so its timings are the client's, not xmllint's).
    */
   validateSchema?: boolean;
+  /**
+   * Milliseconds an idle kept-alive connection stays open before the server closes it (Node's
+   * default 5,000). Servers close idle connections whenever they like; a short time shows a
+   * client that sends on a connection the server has already closed.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 const ERRORS = {
@@ -136,6 +149,8 @@ export class Emulator {
       password: this.password,
       issueCode: (challenge, redirectUri) => this.issueCode(challenge, redirectUri),
     });
+    if (options.keepAliveTimeoutMs !== undefined)
+      this.server.keepAliveTimeout = options.keepAliveTimeoutMs;
     this.schema =
       options.validateSchema === false ? { missing: 'validation turned off' } : loadSchema();
   }
@@ -291,6 +306,10 @@ export class Emulator {
   ): Promise<void> {
     const path = url.pathname;
     const fault_ = this.takeFault(method, path);
+    if (fault_?.kind === 'closed-connection') {
+      req.socket.destroy();
+      return;
+    }
     if (path === AUTHORIZE_PATH || path === LOGIN_PATH) {
       const page = this.authorizePages.handle(method, url, req.headers.cookie, body);
       if (page) return send(page.status, page.body, page.headers);

@@ -62,7 +62,15 @@ describe('estimateWriteCalls', () => {
   });
 
   it('counts creates in a job with their duplicate checks (500 emails a query)', () => {
-    const estimate = estimateWriteCalls(plan(times(2001, create)));
+    const estimate = estimateWriteCalls(plan(times(2001, create)), { autoAssign: false });
     expect(estimate).toMatchObject({ bulkJobs: 1, bulkCalls: 7 + 5, creates: 0 });
+  });
+
+  it('keeps Lead creates one at a time when assignment rules run (autoAssign, the default)', () => {
+    for (const estimate of [
+      estimateWriteCalls(plan(times(2001, create))),
+      estimateWriteCalls(plan(times(2001, create)), { autoAssign: true }),
+    ])
+      expect(estimate).toMatchObject({ bulkJobs: 0, bulkCalls: 0, creates: 2 * 2001 });
   });
 });

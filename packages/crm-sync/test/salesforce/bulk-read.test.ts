@@ -65,6 +65,8 @@ describe('readCrm with Bulk API 2.0', () => {
       expect.stringMatching(/FROM Account/),
       expect.stringMatching(/FROM Contact/),
     ]);
+    // Accounts are described once, though read twice (the subquery, then a job without it).
+    expect(during.filter((r) => r.path.endsWith('/Account/describe'))).toHaveLength(1);
     const pages = during.filter((r) => r.path.endsWith('/results'));
     expect(pages).toHaveLength(2 * 3); // 120 records in pages of at most 50
     expect(pages.every((r) => r.query.get('maxRecords') === '50')).toBe(true);
@@ -98,5 +100,29 @@ describe('readCrm with Bulk API 2.0', () => {
     expect(viaBulk.records.find((r) => r.ServiceFirstSeen__c)?.ServiceFirstSeen__c).toMatch(
       /\+0000$/,
     );
+  });
+
+  it('keeps the API usage current through the job calls, from Sforce-Limit-Info as REST does', async () => {
+    const { emulator } = env;
+    const connection = connectTo(emulator);
+    const before = await connection.limits();
+    const from = emulator.requests.length;
+    await readRecords(connection, 'Account', {
+      bulk: { threshold: 100, pageSize: 50, polling: { initialDelayMs: 1, maxDelayMs: 2 } },
+    });
+    const sent = emulator.requests.slice(from);
+    expect(sent.at(-1)?.path).toMatch(/\/jobs\/query\/\w+\/results$/);
+    expect(connection.usage).toEqual({ used: before.used + sent.length, max: before.max });
+  });
+
+  it('renews a session that expires between the calls of a job, and goes on', async () => {
+    const { emulator } = env;
+    const connection = connectTo(emulator);
+    emulator.inject({ kind: 'expired-session', method: 'GET', path: /\/results$/ });
+    const read = await readRecords(connection, 'Account', {
+      bulk: { threshold: 100, pageSize: 50, polling: { initialDelayMs: 1, maxDelayMs: 2 } },
+    });
+    expect(read.records).toHaveLength(120);
+    expect(connection.stats.refreshes).toBe(1);
   });
 });

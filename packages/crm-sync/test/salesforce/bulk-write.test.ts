@@ -281,3 +281,37 @@ describe('an interrupted bulk write', () => {
     },
   );
 });
+
+describe('a bulk job still running when its polling times out', () => {
+  it('stops the run, its steps pending and the journal kept; the next run picks the job up', async () => {
+    const { emulator } = bulk;
+    const { accounts } = seedOrg(emulator.org, { companies: 40 });
+    const journal = memoryJournal();
+    const before = writes(emulator);
+    emulator.bulk.pollsBeforeDone = 1_000;
+    const slow = {
+      writeThreshold: 25,
+      polling: { initialDelayMs: 1, maxDelayMs: 2, timeoutMs: 20 },
+    };
+    const first = await applyPlan(connectTo(emulator), plan(accounts, 0, 'v6'), {
+      bulk: slow,
+      journal,
+    });
+    expect(first.stopped).toMatchObject({ reason: 'bulk-job-timeout' });
+    expect(first.stopped?.message).toMatch(
+      /^Bulk API job \w+ is still InProgress after 0 s: Salesforce goes on processing it\. Run the same sync again later/,
+    );
+    expect(first.counts).toMatchObject({ written: 0, pending: 40 });
+    emulator.bulk.pollsBeforeDone = 0;
+    const jobs = bulkCalls(emulator);
+    const again = await applyPlan(connectTo(emulator), plan(accounts, 0, 'v6'), {
+      bulk: { ...slow, ...FAST },
+      journal,
+    });
+    expect(again.stopped).toBeUndefined();
+    expect(again.counts).toMatchObject({ 'already-done': 40, failed: 0, pending: 0 });
+    const after = writes(emulator);
+    for (const id of accounts) expect((after.get(id) ?? 0) - (before.get(id) ?? 0)).toBe(1);
+    expect(bulkCalls(emulator)).toBe(jobs); // no second job
+  });
+});

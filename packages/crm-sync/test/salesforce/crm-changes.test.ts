@@ -3,7 +3,12 @@
 import { parseQuery } from 'soql-parser-js';
 import { describe, expect, it } from 'vitest';
 import { planSync } from '../../src/index.js';
-import { type CrmSnapshotFile, readCrmChanges, readMissing } from '../../src/salesforce.js';
+import {
+  type CrmSnapshotFile,
+  readCrmChanges,
+  readMissing,
+  withWriting,
+} from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
 import { company, contact } from '../fixtures.js';
 import { connectTo, useEmulator } from './helpers.js';
@@ -154,6 +159,51 @@ describe('readCrmChanges', () => {
     const titles = changed.snapshot.contacts.filter((c) => c.Title === 'Changed');
     expect(titles).toHaveLength(120);
     expect(changed.snapshot.contacts).toHaveLength(snapshot.contacts.length - 1);
+  });
+
+  it('goes to a job without a REST page to count first when the last run wrote at least the threshold', async () => {
+    const { emulator } = env;
+    const { org } = emulator;
+    const connection = connectTo(emulator);
+    const bulk = { readThreshold: 20, pageSize: 50, polling: { initialDelayMs: 1, maxDelayMs: 2 } };
+    const { snapshot } = await readCrmChanges(connection, { bulk });
+    const contacts = [...org.table('Contact').values()].filter((c) => c.IsDeleted !== true);
+    // The run that kept the snapshot went on to write 60 Contacts, and nothing else.
+    const written = contacts.slice(0, 60);
+    const kept = withWriting(snapshot, {
+      steps: written.map((c) => ({
+        type: 'update',
+        object: 'Contact',
+        id: c.Id,
+        fields: { Title: 'Written' },
+        subject: { kind: 'contact', email: String(c.Email), domain: 'example.com' },
+        reason: 'update existing',
+      })),
+      summary: { updates: 60, creates: 0, feedPosts: 0, skips: 0, ambiguous: 0 },
+    });
+    expect(kept.objects.Contact.writing).toBe(60);
+    expect(kept.objects.Account.writing).toBeUndefined();
+    org.advance(60);
+    for (const c of written) org.change('Contact', c, { Title: 'Written' });
+    const from = emulator.requests.length;
+    const read = await readCrmChanges(connection, { previous: kept, bulk, overlapSeconds: 0 });
+    const sent = emulator.requests
+      .slice(from)
+      .map((r) => `${r.method} ${r.path.replace(/.*\/v59\.0/, '').replace(/\/750\w+/, '/ID')}`);
+    // Accounts, Leads and Opportunities: a queryAll each; Contacts: a job at once.
+    expect(sent).toEqual([
+      'GET /queryAll',
+      'POST /jobs/query',
+      'GET /jobs/query/ID',
+      'GET /jobs/query/ID/results',
+      'GET /jobs/query/ID/results',
+      'GET /queryAll',
+      'GET /queryAll',
+    ]);
+    expect(read.reads.Contact).toEqual({ mode: 'changes', records: 60, deleted: 0 });
+    expect(read.snapshot.contacts.filter((c) => c.Title === 'Written')).toHaveLength(60);
+    // The hint is the last run's: the new snapshot carries none until a run writes again.
+    expect(read.snapshot.objects.Contact.writing).toBeUndefined();
   });
 
   it('reads by id the records a plan updates that the snapshot lacks, and only those', async () => {

@@ -131,6 +131,8 @@ describe('sync writes and reads only what changed', { timeout: 120_000 }, () => 
     expect(report.reads.Account).toMatchObject({ records: 0 });
     const composite = writesOf(sent);
     expect(composite.map((r) => r.path)).toEqual(['/services/data/v59.0/composite/sobjects']);
+    // The budget's /limits call is the fresh read the writes check the reserve against.
+    expect(sent.filter((r) => r.path.endsWith('/limits'))).toHaveLength(1);
     const records = JSON.parse(composite[0]?.body ?? '{}').records as Record<string, unknown>[];
     // Company 5's two records, and the Contact the admin edited back to the observed value.
     expect(records.map((r) => r.id).sort()).toEqual(
