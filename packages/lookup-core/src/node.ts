@@ -143,12 +143,8 @@ function toCoreRequest(req: NodeRequest, timeoutMs: number): NodeCoreRequest {
   return request;
 }
 
-function send(
-  res: ServerResponse,
-  answer: CoreAnswer,
-  req: NodeRequest,
-  request: NodeCoreRequest,
-): void {
+/** Writes `answer`; `bodyRead` when the shell took the whole body from the stream's buffer. */
+function send(res: ServerResponse, answer: CoreAnswer, req: NodeRequest, bodyRead: boolean): void {
   const body = req.method === 'HEAD' || answer.body === null ? undefined : answer.body;
   // The core builds each answer's headers anew, so they are completed in place.
   const { headers } = answer;
@@ -159,7 +155,7 @@ function send(
   // A body left unread (too large, too slow, or not declared small) is not drained: the connection
   // is closed instead. A small declared one (e.g. after a 401) is drained, so keep-alive clients
   // can send their next request on the same connection.
-  const unread = !req.complete && !request.bodyRead && req.body === undefined;
+  const unread = !req.complete && !bodyRead && req.body === undefined;
   const close = unread && !drainable(req, answer.status);
   if (close) headers.connection = 'close';
   else if (unread) req.resume();
@@ -196,15 +192,16 @@ export function toNodeListener(
     throw new TypeError('toNodeListener takes a handler made by createLookupHandler');
   const timeoutMs = options.bodyTimeoutMs ?? 10_000;
   return async (req, res) => {
-    const request = toCoreRequest(req, timeoutMs);
+    let request: NodeCoreRequest | undefined;
     let answer: CoreAnswer;
     try {
+      request = toCoreRequest(req, timeoutMs);
       answer = await core(request);
     } catch {
       answer = internalError();
     }
     if (res.headersSent || res.destroyed) return;
-    send(res, answer, req, request);
+    send(res, answer, req, request?.bodyRead === true);
   };
 }
 
