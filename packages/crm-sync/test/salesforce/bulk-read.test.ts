@@ -115,6 +115,17 @@ describe('readCrm with Bulk API 2.0', () => {
     expect(connection.usage).toEqual({ used: before.used + sent.length, max: before.max });
   });
 
+  it('says why a query with a child subquery cannot be read through a job', async () => {
+    // Unsaid, this was the 100,000-record re-sync's "unexpected error:" with nothing after it.
+    const error = await readRecords(connectTo(env.emulator), 'Account', {
+      children: [{ relationship: 'Opportunities', fields: ['Id'] }],
+      bulk: { threshold: 100, pageSize: 50 },
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /^120 records match a query with a child subquery, which a Bulk API job cannot run: SELECT /,
+    );
+  });
+
   it('renews a session that expires between the calls of a job, and goes on', async () => {
     const { emulator } = env;
     const connection = connectTo(emulator);
