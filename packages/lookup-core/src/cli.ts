@@ -47,7 +47,7 @@ Options:
   --body-timeout S      longest a client may take to send a request's body (default 10)
   --rate-limit N        lookups per second allowed to each key, more get 429 (default: no limit)
 ${INGEST_FLAGS_HELP}
-  --cache-mb MB         memory for cached answers (serve; default 64, 0 turns the cache off)
+  --cache-mb MB         memory for cached answers (serve; default 256, 0 turns the cache off)
   -h, --help            show this help
   -v, --version         show the version
 

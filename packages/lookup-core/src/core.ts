@@ -49,9 +49,10 @@ export interface CoreRequest {
   header(name: string): string | undefined;
   /**
    * The body's bytes, read at most once and only after the key in a header was accepted; rejects
-   * with `HttpError` 413 past `limit`, 408 when too slow, 400 when the transport failed.
+   * with `HttpError` 413 past `limit`, 408 when too slow, 400 when the transport failed. A body
+   * that has already arrived may be given at once, without a Promise.
    */
-  body(limit: number): Promise<Uint8Array>;
+  body(limit: number): Uint8Array | Promise<Uint8Array>;
   /** The client's address, when the transport knows it (for the log of refused keys). */
   address?: string | undefined;
 }
@@ -59,6 +60,7 @@ export interface CoreRequest {
 /** What to send back: status, headers (`x-request-id` included), and the body text or none. */
 export interface CoreAnswer {
   status: number;
+  /** A new object for each answer, so a shell may complete it (e.g. `content-length`). */
   headers: Record<string, string>;
   /** JSON text, or its UTF-8 bytes (a kept answer, sent without encoding it again). */
   body: string | Uint8Array | null;
@@ -72,6 +74,7 @@ const MAX_EMAIL = 320;
 const MAX_DOMAIN = 2048;
 
 const isJson = (contentType: string | undefined) => {
+  if (contentType === 'application/json') return true;
   const type = contentType?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 };
@@ -156,6 +159,9 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     'resolve' in options.keys ? options.keys : createKeyResolver(options.keys);
   const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  /** Any path ending with `path`, trailing slashes aside (tested without a regex when it can be). */
+  const routed = (requestPath: string) =>
+    requestPath.endsWith(path) || requestPath.replace(/\/+$/, '').endsWith(path);
   // The store's answer as JSON text when it can give it (the SQL store renders it), so the bytes
   // are sent as they come; any other store's answer object is serialised here.
   const lookupText =
@@ -173,13 +179,10 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     return wait > 0 ? error(429, requestId, { 'retry-after': String(wait) }) : undefined;
   };
 
-  const resolve = async (key: unknown) =>
-    typeof key === 'string' ? await keys.resolve(key) : null;
-
   async function lookup(request: CoreRequest, requestId: string): Promise<CoreAnswer> {
     const headerKey = presentedHeaderKey(request.header);
     if (headerKey === null) throw new HttpError(401);
-    let workspace = headerKey === undefined ? null : await resolve(headerKey);
+    let workspace = headerKey === undefined ? null : await keys.resolve(headerKey);
     // A key in a header is judged alone: a wrong one is refused before the body is read.
     if (headerKey !== undefined && workspace === null) throw new HttpError(401);
     // Over its budget, a header key is refused before its body is read too.
@@ -189,11 +192,12 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     if (!isJson(request.header('content-type'))) throw refuse(415);
     const declared = request.header('content-length');
     if (declared !== undefined && Number(declared) > maxBodyBytes) throw new HttpError(413);
-    const body = parseObject(await request.body(maxBodyBytes));
+    const bytes = request.body(maxBodyBytes);
+    const body = parseObject(bytes instanceof Uint8Array ? bytes : await bytes);
     if (body === null) throw refuse(400);
     if (workspace === null) {
       const bodyKey = own(body, 'secretKey');
-      workspace = await resolve(bodyKey);
+      workspace = typeof bodyKey === 'string' ? await keys.resolve(bodyKey) : null;
       if (workspace === null) throw new HttpError(401);
       const bodyLimited = overBudget(bodyKey as string, requestId);
       if (bodyLimited) return bodyLimited;
@@ -205,7 +209,7 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
   return async function decide(request) {
     const requestId = requestIdOf(request);
     try {
-      if (!request.path.replace(/\/+$/, '').endsWith(path)) return error(404, requestId);
+      if (!routed(request.path)) return error(404, requestId);
       switch (request.method) {
         case 'POST':
           return await lookup(request, requestId);

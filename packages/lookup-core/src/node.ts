@@ -37,7 +37,7 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const field = raw[i] as string;
-    if (field.length !== name.length || field.toLowerCase() !== name) continue;
+    if (field !== name && (field.length !== name.length || field.toLowerCase() !== name)) continue;
     value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
   }
   return value;
@@ -102,45 +102,66 @@ function collectBody(req: IncomingMessage, limit: number, timeoutMs: number): Pr
   });
 }
 
-function toCoreRequest(req: NodeRequest, timeoutMs: number): CoreRequest {
+/**
+ * The body when all its declared bytes have arrived: a small one usually comes in the packet that
+ * carried the headers and waits in the stream's buffer, so it is taken at once, with no listener
+ * or timer. `undefined` when some is still to come (or no length was declared): then it is
+ * collected as it streams in.
+ */
+function arrivedBody(req: IncomingMessage, limit: number): Buffer | undefined {
+  const waiting = req.readableLength;
+  if (waiting === 0 || req.readableFlowing === true) return undefined;
+  if (waiting !== Number(headerOf(req, 'content-length'))) return undefined;
+  if (waiting > limit) throw new HttpError(413);
+  return req.read() as Buffer;
+}
+
+/** A node request as the core reads it; `bodyRead` once its whole body was taken. */
+interface NodeCoreRequest extends CoreRequest {
+  bodyRead: boolean;
+}
+
+function toCoreRequest(req: NodeRequest, timeoutMs: number): NodeCoreRequest {
   const method = req.method ?? 'GET';
   const parsed = req.body !== undefined;
-  return {
+  const request: NodeCoreRequest = {
     address: req.socket.remoteAddress,
     method,
     path: pathOf(req),
     // A pre-parsed body's Content-Length described the raw body, not the one handed on.
     header: (name) => (parsed && name === 'content-length' ? undefined : headerOf(req, name)),
-    body: async (limit) => {
+    body: (limit) => {
       if (NO_BODY.has(method)) return new Uint8Array(0);
       if (parsed) return parsedBody(req.body, limit);
-      return collectBody(req, limit, timeoutMs);
+      const arrived = arrivedBody(req, limit);
+      if (arrived === undefined) return collectBody(req, limit, timeoutMs);
+      request.bodyRead = true;
+      return arrived;
     },
+    bodyRead: false,
   };
+  return request;
 }
 
-function send(res: ServerResponse, answer: CoreAnswer, req: NodeRequest): void {
+/** Writes `answer`; `bodyRead` when the shell took the whole body from the stream's buffer. */
+function send(res: ServerResponse, answer: CoreAnswer, req: NodeRequest, bodyRead: boolean): void {
   const body = req.method === 'HEAD' || answer.body === null ? undefined : answer.body;
-  const headers: Record<string, string> =
-    body === undefined
-      ? { ...answer.headers }
-      : {
-          ...answer.headers,
-          'content-length': String(
-            typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
-          ),
-        };
+  // The core builds each answer's headers anew, so they are completed in place.
+  const { headers } = answer;
+  if (body !== undefined)
+    headers['content-length'] = String(
+      typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+    );
   // A body left unread (too large, too slow, or not declared small) is not drained: the connection
   // is closed instead. A small declared one (e.g. after a 401) is drained, so keep-alive clients
   // can send their next request on the same connection.
-  const unread = !req.complete && req.body === undefined;
+  const unread = !req.complete && !bodyRead && req.body === undefined;
   const close = unread && !drainable(req, answer.status);
   if (close) headers.connection = 'close';
   else if (unread) req.resume();
   res.writeHead(answer.status, headers);
-  res.end(body, () => {
-    if (close) req.socket.destroy();
-  });
+  if (close) res.end(body, () => req.socket.destroy());
+  else res.end(body);
 }
 
 /** Largest unread body drained to keep a connection alive; larger ones close it. */
@@ -152,11 +173,11 @@ function drainable(req: NodeRequest, status: number): boolean {
   return declared <= MAX_DRAIN_BYTES;
 }
 
-const INTERNAL_ERROR: CoreAnswer = {
+const internalError = (): CoreAnswer => ({
   status: 500,
   headers: { ...JSON_HEADERS },
   body: errorBody(500),
-};
+});
 
 /**
  * The lookup handler as `(req, res)` for node:http, Express, Fastify (raw) and the like. It takes a
@@ -171,14 +192,16 @@ export function toNodeListener(
     throw new TypeError('toNodeListener takes a handler made by createLookupHandler');
   const timeoutMs = options.bodyTimeoutMs ?? 10_000;
   return async (req, res) => {
+    let request: NodeCoreRequest | undefined;
     let answer: CoreAnswer;
     try {
-      answer = await core(toCoreRequest(req, timeoutMs));
+      request = toCoreRequest(req, timeoutMs);
+      answer = await core(request);
     } catch {
-      answer = INTERNAL_ERROR;
+      answer = internalError();
     }
     if (res.headersSent || res.destroyed) return;
-    send(res, answer, req);
+    send(res, answer, req, request?.bodyRead === true);
   };
 }
 

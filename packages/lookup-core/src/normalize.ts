@@ -84,7 +84,8 @@ export function normalizeEmail(input: string): string | null {
   if (at < 1 || at === email.length - 1 || /\s/.test(email)) return null;
   const written = email.slice(at + 1);
   if (/[/\\?#:[\]]/.test(written)) return null;
-  const host = asciiHost(written);
+  // A plain host is what the URL parser would return: the parse is skipped on the common path.
+  const host = PLAIN_HOST.test(written) ? written : asciiHost(written);
   const domain = host === null ? '' : withoutTrailingDots(host);
   if (domain === '') return null;
   return `${email.slice(0, at + 1)}${domain}`;

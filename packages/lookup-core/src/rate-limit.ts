@@ -4,7 +4,7 @@
  * and at most `maxKeys` buckets are kept (the least recently used goes first), so a resolver that
  * accepts many keys cannot grow memory without bound.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface RateLimiter {
   /** Spends one request of `key`'s budget: 0 when allowed, else the whole seconds to wait. */
@@ -30,7 +30,8 @@ export function createRateLimiter(
   const buckets = new Map<string, Bucket>();
   return {
     take(key) {
-      const id = createHash('sha256').update(key, 'utf8').digest('base64');
+      // One-shot `hash`: no Hash object per request.
+      const id = hash('sha256', key, 'base64');
       const at = now();
       const bucket = buckets.get(id) ?? { tokens: burst, at };
       bucket.tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * perSecond);

@@ -52,6 +52,25 @@ describe('AnswerCache', () => {
     }
   });
 
+  it('evicts in order of last use, whatever hits, refills and drops came in between', () => {
+    const cache = new AnswerCache({ maxEntries: 4 });
+    const fill = (name: string) =>
+      keep(cache, byDomain(`${name}.com`), name, { domain: `${name}.com` });
+    for (const name of ['a', 'b', 'c', 'd']) fill(name);
+    cache.get(byDomain('b.com')); // from the middle
+    cache.get(byDomain('a.com')); // the oldest
+    cache.get(byDomain('a.com')); // already the newest: oldest first now c, d, b, a
+    cache.apply({ workspace: 'default', domains: ['d.com'], emails: [] }); // c, b, a
+    fill('e'); // c, b, a, e
+    fill('a'); // refilled: c, b, e, a
+    fill('f'); // c goes
+    fill('g'); // b goes
+    const kept = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].filter(
+      (name) => cache.get(byDomain(`${name}.com`)) !== undefined,
+    );
+    expect(kept).toEqual(['a', 'e', 'f', 'g']);
+  });
+
   it('holds at most maxEntries answers', () => {
     const cache = new AnswerCache({ maxEntries: 3 });
     for (let i = 0; i < 10; i++) keep(cache, byDomain(`c${i}.com`), '{}', { domain: `c${i}.com` });

@@ -84,6 +84,20 @@ describe('toNodeListener', () => {
     expect(answer).toEqual({ status: 408, body: '{"error":"Request timeout"}', bodyEnded: false });
   });
 
+  it('reads a declared body whether it came with the headers or arrives in pieces after them', async () => {
+    const body = '{"domain":"acme.com"}';
+    const together = await post({ 'content-length': body.length }, (req) => req.end(body));
+    const inPieces = await post({ 'content-length': body.length }, (req) => {
+      req.flushHeaders();
+      setTimeout(() => req.write(body.slice(0, 5)), 20);
+      setTimeout(() => req.end(body.slice(5)), 40);
+    });
+    for (const answer of [together, inPieces]) {
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body).company.domain).toBe('acme.com');
+    }
+  });
+
   it('serves the next request after refusing one', async () => {
     const answer = await post({}, (req) => req.end('{"domain":"acme.com"}'));
     expect(answer.status).toBe(200);
