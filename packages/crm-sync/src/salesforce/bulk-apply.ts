@@ -45,11 +45,27 @@ const handBack = (result: IngestResult | undefined) =>
   result.status === 'unprocessed' ||
   (result.status === 'failed' && result.errors.some((e) => HANDED_BACK.has(e.statusCode)));
 
-const failed = (step: PlanStep, errors: readonly RecordError[]): StepOutcome => ({
-  step,
-  status: 'failed',
-  errors,
-});
+/**
+ * Gives a step the outcome its job result says (failed, written, or already done by an
+ * interrupted run's job); true when the record is written.
+ */
+function settle(
+  run: BulkRun,
+  step: PlanStep,
+  result: IngestResult | undefined,
+  id: string,
+  resumedReason: string,
+): boolean {
+  if (result?.status === 'failed') run.outcomes.set(step, { step, status: 'failed', errors: result.errors });
+  if (result?.status !== 'written') return false;
+  run.outcomes.set(
+    step,
+    result.resumed
+      ? { step, status: 'already-done', id, reason: resumedReason }
+      : { step, status: 'written', id },
+  );
+  return true;
+}
 
 /** Which steps go to a job: those a journaled job holds, and those of objects at the threshold. */
 function chosen<S extends UpdateStep | CreateStep>(steps: readonly S[], run: BulkRun): Set<S> {
@@ -87,19 +103,11 @@ export async function updateInBulk(
     for (const step of list) {
       const result = results.get(stepKey(step));
       if (handBack(result)) left.push(step);
-      else if (result?.status === 'failed') run.outcomes.set(step, failed(step, result.errors));
-      else if (result?.status === 'written') {
+      else if (settle(run, step, result, step.id, 'written by an interrupted run'))
         written[stepKey(step)] = step.id;
-        run.outcomes.set(
-          step,
-          result.resumed
-            ? { step, status: 'already-done', id: step.id, reason: 'written by an interrupted run' }
-            : { step, status: 'written', id: step.id },
-        );
-      }
     }
     await run.journal.record(written);
-    run.progress(list.length - list.filter((s) => !run.outcomes.has(s)).length);
+    run.progress(list.filter((s) => run.outcomes.has(s)).length);
   }
   return left;
 }
@@ -164,16 +172,10 @@ export async function createInBulk(
     for (const { step, key } of toWrite) {
       const result = results.get(key);
       if (handBack(result)) continue;
-      if (result?.status === 'failed') run.outcomes.set(step, failed(step, result.errors));
-      else if (result?.status === 'written') {
-        created[key] = result.id;
-        run.createdIds.set(step.idempotencyKey, result.id);
-        run.outcomes.set(
-          step,
-          result.resumed
-            ? { step, status: 'already-done', id: result.id, reason: 'created by an earlier run' }
-            : { step, status: 'written', id: result.id },
-        );
+      const id = result?.status === 'written' ? result.id : '';
+      if (settle(run, step, result, id, 'created by an earlier run')) {
+        created[key] = id;
+        run.createdIds.set(step.idempotencyKey, id);
       }
     }
     await run.journal.record(created);

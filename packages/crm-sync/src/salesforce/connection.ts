@@ -142,10 +142,15 @@ interface Resend {
  */
 const CLOSED_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
+/** An error's causes, nearest first. */
+function* causeChain(error: unknown): Generator<Error> {
+  for (let cause = (error as Error).cause; cause instanceof Error; cause = cause.cause) yield cause;
+}
+
 /** The messages of an error's causes ("fetch failed" alone says nothing of why). */
 function causesOf(error: unknown): string[] {
   const messages: string[] = [];
-  for (let cause = (error as Error).cause; cause instanceof Error; cause = cause.cause) {
+  for (const cause of causeChain(error)) {
     // A refused connection to several addresses is an AggregateError without a message.
     const text =
       cause.message || (cause instanceof AggregateError ? String(cause.errors[0]?.message) : '');
@@ -158,9 +163,8 @@ function causesOf(error: unknown): string[] {
 /** The network error came from a connection closed under the request. */
 function closedBeforeAnswer(error: SalesforceError): boolean {
   if (error.code !== 'network') return false;
-  for (let cause = error.cause; cause instanceof Error; cause = cause.cause) {
+  for (const cause of causeChain(error))
     if (CLOSED_CONNECTION.has(String((cause as NodeJS.ErrnoException).code))) return true;
-  }
   return false;
 }
 
