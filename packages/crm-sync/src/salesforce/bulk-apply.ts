@@ -15,7 +15,6 @@ import {
   escapeSoqlString,
   normalizeDomain,
   type PlanStep,
-  type RecordError,
   type UpdateStep,
 } from '../index.js';
 import type { StepOutcome } from './apply.js';
@@ -56,7 +55,8 @@ function settle(
   id: string,
   resumedReason: string,
 ): boolean {
-  if (result?.status === 'failed') run.outcomes.set(step, { step, status: 'failed', errors: result.errors });
+  if (result?.status === 'failed')
+    run.outcomes.set(step, { step, status: 'failed', errors: result.errors });
   if (result?.status !== 'written') return false;
   run.outcomes.set(
     step,
