@@ -80,7 +80,7 @@ const READING = new Set(['readNdjson', 'available', 'restOfLine', 'consume']);
 
 /** The part of the command a profile frame belongs to (by function, since dist is bundled). */
 function partOf(f: { functionName: string; url: string }): string {
-  if (f.functionName === '(idle)') return 'waiting for the database';
+  if (f.functionName === '(idle)') return 'idle (waiting for the database or for lines)';
   if (f.functionName === '(garbage collector)') return 'garbage collection';
   if (f.url.startsWith('wasm')) return 'PGlite PostgreSQL (wasm)';
   if (f.url.includes('@electric-sql/pglite')) return 'PGlite JS (file system, protocol)';
@@ -90,10 +90,9 @@ function partOf(f: { functionName: string; url: string }): string {
   return 'other (batching, hashing, node)';
 }
 
-/** Where a profiled run's samples fell, by part, as shares of all samples. */
-async function profileSummary(dir: string): Promise<string> {
-  const [name] = await readdir(dir);
-  const profile = JSON.parse(await readFile(join(dir, name ?? ''), 'utf8')) as CpuProfile;
+/** Where one thread's samples fell, by part, as shares of all its samples. */
+async function threadSummary(file: string): Promise<string> {
+  const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
   const part = new Map<number, string>();
   for (const { id, callFrame: f } of profile.nodes) part.set(id, partOf(f));
   const counts = new Map<string, number>();
@@ -105,6 +104,21 @@ async function profileSummary(dir: string): Promise<string> {
     .sort((a, b) => b[1] - a[1])
     .map(([p, n]) => `${p} ${((100 * n) / profile.samples.length).toFixed(0)}%`)
     .join(', ');
+}
+
+/**
+ * Where a profiled run's samples fell, per thread: node writes one profile per thread, named
+ * `CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile`, thread 0 being the main one.
+ */
+async function profileSummary(dir: string): Promise<string> {
+  const files = (await readdir(dir)).sort();
+  const lines = await Promise.all(
+    files.map(async (name) => {
+      const thread = name.split('.').at(-3) === '0' ? 'main thread' : 'validation thread';
+      return `${thread}: ${await threadSummary(join(dir, name))}`;
+    }),
+  );
+  return lines.join('\n  ');
 }
 
 interface Target {

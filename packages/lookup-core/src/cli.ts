@@ -29,10 +29,12 @@ const HELP = `Usage:
   service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]
                        [--key sk_live_...[=WORKSPACE] ...] [--data-dir DIR | --database-url URL]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
+                       [--batch-size N]
                        [--cache-mb MB]
                        [--header-timeout SECONDS] [--body-timeout SECONDS] [--rate-limit N]
   service-lookup ingest FILE.ndjson ... [--data-dir DIR | --database-url URL]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
+                       [--batch-size N]
 
 Options:
   --host HOST           interface to listen on (default 127.0.0.1)

@@ -3,7 +3,7 @@
  * store keeps. The normal form is what identity and the content hash are computed from, so
  * `https://www.Acme.com` and `acme.com`, or `Ann@X.com` and `ann@x.com`, are the same event.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import * as z from 'zod';
 import { EVENT_LIMITS, fitsJsonBytes, jsonBytes } from './limits.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
@@ -277,6 +277,8 @@ export function parseEvent(input: unknown, options: ParseOptions = {}): ParsedEv
     shares: linkedin?.shares ?? 0,
     comments: linkedin?.comments ?? 0,
   };
-  const hash = createHash('sha256').update(JSON.stringify(stored)).digest('hex');
-  return { ok: true, event: { ...stored, hash } };
+  // The hash is of the form without it; added after, so every event gains it the same way.
+  const event = stored as StoredEvent;
+  event.hash = hash('sha256', JSON.stringify(stored));
+  return { ok: true, event };
 }

@@ -6,6 +6,7 @@
 import { DEFAULT_MAX_LINE_BYTES, readNdjson } from './ndjson.js';
 import { openRejectsFile } from './rejects.js';
 import type { IngestProgress, LookupStore } from './types.js';
+import { validatedOffThread } from './validate-off-thread.js';
 
 /** `ingest`'s exit status when it finished but rejected lines (they are listed, and in `--rejects`). */
 export const EXIT_REJECTED = 3;
@@ -15,16 +16,19 @@ export const INGEST_FLAGS = {
   rejects: { type: 'string' },
   'max-line-bytes': { type: 'string' },
   'max-future-skew': { type: 'string' },
+  'batch-size': { type: 'string' },
 } as const;
 
 export const INGEST_FLAGS_HELP = `  --rejects FILE        write each rejected line to FILE, as read, with its line number and reason
   --max-line-bytes N    reject lines longer than N bytes (default ${DEFAULT_MAX_LINE_BYTES})
-  --max-future-skew S   reject timestamps more than S seconds in the future (default 86400)`;
+  --max-future-skew S   reject timestamps more than S seconds in the future (default 86400)
+  --batch-size N        events per transaction (default 100000; at most 64 MiB of input each)`;
 
 export interface IngestSettings {
   rejects?: string;
   maxLineBytes: number;
   maxFutureSkewSeconds?: number;
+  batchSize?: number;
 }
 
 const wholeNumber = (flag: string, value: string, min: number): number => {
@@ -39,6 +43,7 @@ export function ingestSettings(values: {
   rejects?: string | undefined;
   'max-line-bytes'?: string | undefined;
   'max-future-skew'?: string | undefined;
+  'batch-size'?: string | undefined;
 }): IngestSettings {
   const settings: IngestSettings = {
     maxLineBytes:
@@ -49,6 +54,8 @@ export function ingestSettings(values: {
   if (values.rejects !== undefined) settings.rejects = values.rejects;
   if (values['max-future-skew'] !== undefined)
     settings.maxFutureSkewSeconds = wholeNumber('--max-future-skew', values['max-future-skew'], 0);
+  if (values['batch-size'] !== undefined)
+    settings.batchSize = wholeNumber('--batch-size', values['batch-size'], 1);
   return settings;
 }
 
@@ -84,17 +91,22 @@ export async function ingestFiles(
   try {
     for (const file of files) {
       const startedAt = performance.now();
+      const lines = untilStopped(readNdjson(file, { maxLineBytes: settings.maxLineBytes }), stop);
+      // The lines arrive validated, so the skew is the validation thread's to apply.
       const result = await store.ingest(
-        untilStopped(readNdjson(file, { maxLineBytes: settings.maxLineBytes }), stop),
+        validatedOffThread(lines, {
+          now: Date.now(),
+          ...(settings.maxFutureSkewSeconds !== undefined && {
+            maxFutureSkewSeconds: settings.maxFutureSkewSeconds,
+          }),
+        }),
         {
           ...(tty && {
             onProgress: (p: IngestProgress) =>
               process.stderr.write(`\r${progressLine(file, p, startedAt)}\x1b[K`),
           }),
           ...(rejects && { onRejected: (r, item) => rejects.write(file, r, item) }),
-          ...(settings.maxFutureSkewSeconds !== undefined && {
-            maxFutureSkewSeconds: settings.maxFutureSkewSeconds,
-          }),
+          ...(settings.batchSize !== undefined && { batchSize: settings.batchSize }),
         },
       );
       if (tty) process.stderr.write('\r\x1b[K');

@@ -91,7 +91,7 @@ export interface IngestResult {
 }
 
 export interface IngestOptions {
-  /** Events per transaction (default 25,000, and at most 16 MiB of input). A batch is stored whole or not at all. */
+  /** Events per transaction (default 100,000, and at most 64 MiB of input). A batch is stored whole or not at all. */
   batchSize?: number;
   /** Called after each committed batch with the running counts. */
   onProgress?: (progress: IngestProgress) => void;

@@ -137,7 +137,7 @@ describe('service-lookup ingest', () => {
     );
     await writeFile(file, `${lines.join('\n')}\n`);
     // `script` gives the command a real pseudo-terminal, as a person's shell would.
-    const command = [process.execPath, ...cliFromSource(), 'ingest', file]
+    const command = [process.execPath, ...cliFromSource(), 'ingest', file, '--batch-size', '25000']
       .map((part) => `'${part}'`)
       .join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], {

@@ -110,6 +110,28 @@ export function describeIngest(openStore: () => Promise<LookupStore>) {
     expect(await aggregates(store, ws)).toEqual(before);
   });
 
+  it('a batch mixing new ids with stored ones stores the new and compares the stored', async () => {
+    // The first batch is all new (written without a per-row check); the second holds a stored
+    // id, an unchanged one and a new one, and must come out exactly as one clean ingest does.
+    const ws = newWorkspace();
+    const clean = newWorkspace();
+    const kept = session('m0', '2025-01-01T00:00:00Z');
+    const stored = [
+      kept,
+      session('m1', '2025-01-02T00:00:00Z'),
+      session('m2', '2025-01-03T00:00:00Z'),
+    ];
+    const changed = session('m1', '2025-01-02T00:00:00Z', { intent: 'very_high', contact: ann });
+    const added = session('m3', '2025-01-04T00:00:00Z', { company: { domain: 'b.io' } });
+    expect(await store.ingest(inWorkspace(ws, stored))).toMatchObject({ ingested: 3 });
+    const second = await store.ingest(inWorkspace(ws, [kept, changed, added]));
+    expect(second).toEqual({ ingested: 1, unchanged: 1, replaced: 1, rejected: [] });
+    await store.ingest(
+      inWorkspace(clean, [...stored.map((e) => (e.id === 'm1' ? changed : e)), added]),
+    );
+    expect(await aggregates(store, ws)).toEqual(await aggregates(store, clean));
+  });
+
   it('the same id with different content replaces the earlier version exactly once', async () => {
     const ws = newWorkspace();
     const clean = newWorkspace();

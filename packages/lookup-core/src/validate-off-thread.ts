@@ -1,0 +1,108 @@
+/**
+ * NDJSON lines validated on a worker thread, in order. The thread that ingests keeps batching and
+ * the database (PGlite runs on it), and validating the next lines, a quarter of an embedded
+ * ingest's time on that thread, runs beside it.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ParsedEvent, ParseOptions } from './events.js';
+import { UnreadableLine } from './ndjson.js';
+
+/** A line and what validating it gave; `ingest` takes it as it is. */
+export class ValidatedLine {
+  readonly line: string;
+  readonly result: ParsedEvent;
+  constructor(line: string, result: ParsedEvent) {
+    this.line = line;
+    this.result = result;
+  }
+}
+
+type Item = string | UnreadableLine | ValidatedLine;
+
+/** Lines the worker validates: blank ones are left for `ingest` to skip and count. */
+const toValidate = (item: string | UnreadableLine): item is string =>
+  typeof item === 'string' && item.trim() !== '';
+
+/** Lines sent to the worker at a time, and how many such chunks it may hold (bounded memory). */
+const CHUNK_LINES = 2_000;
+const CHUNKS_IN_FLIGHT = 24;
+
+/** The worker's module: built beside this one, or run from the sources (tests run the CLI so). */
+const workerModule = () =>
+  new URL(
+    import.meta.url.endsWith('.ts') ? './validate-worker.ts' : './validate-worker.js',
+    import.meta.url,
+  );
+
+/**
+ * The items of `source` in order: each non-blank string as a `ValidatedLine`; blank strings and
+ * `UnreadableLine`s as they are. An `UnreadableLine` is passed on only after everything before
+ * it, and before the next line is read, so its bytes can still be streamed from the source.
+ */
+export async function* validatedOffThread(
+  source: AsyncIterable<string | UnreadableLine>,
+  options: ParseOptions,
+): AsyncGenerator<Item> {
+  const worker = new Worker(workerModule(), { workerData: options });
+  const waiting = new Map<
+    number,
+    { resolve: (r: ParsedEvent[]) => void; reject: (e: Error) => void }
+  >();
+  /** Why the worker stopped, once it has: later chunks fail at once rather than wait forever. */
+  let stopped: Error | undefined;
+  const fail = (error: Error) => {
+    stopped ??= error;
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  worker.on('message', ({ id, results }: { id: number; results: ParsedEvent[] }) => {
+    waiting.get(id)?.resolve(results);
+    waiting.delete(id);
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the validation thread stopped (exit code ${code})`)));
+
+  let nextId = 0;
+  const validate = (chunk: Array<string | UnreadableLine>): Promise<Item[]> => {
+    const lines = chunk.filter(toValidate);
+    const id = nextId++;
+    const results = new Promise<ParsedEvent[]>((resolve, reject) => {
+      if (stopped) reject(stopped);
+      else waiting.set(id, { resolve, reject });
+    });
+    if (!stopped) worker.postMessage({ id, lines });
+    const validated = results.then((parsed) => {
+      let next = 0;
+      return chunk.map((item) =>
+        toValidate(item) ? new ValidatedLine(item, parsed[next++] as ParsedEvent) : item,
+      );
+    });
+    // Awaited in order below; until then a failure must not count as unhandled.
+    validated.catch(() => {});
+    return validated;
+  };
+
+  const inFlight: Array<Promise<Item[]>> = [];
+  let chunk: Array<string | UnreadableLine> = [];
+  try {
+    for await (const item of source) {
+      if (item instanceof UnreadableLine) {
+        if (chunk.length > 0) inFlight.push(validate(chunk));
+        chunk = [];
+        while (inFlight.length > 0) yield* await (inFlight.shift() as Promise<Item[]>);
+        yield item;
+        continue;
+      }
+      chunk.push(item);
+      if (chunk.length < CHUNK_LINES) continue;
+      inFlight.push(validate(chunk));
+      chunk = [];
+      if (inFlight.length >= CHUNKS_IN_FLIGHT) yield* await (inFlight.shift() as Promise<Item[]>);
+    }
+    if (chunk.length > 0) inFlight.push(validate(chunk));
+    while (inFlight.length > 0) yield* await (inFlight.shift() as Promise<Item[]>);
+  } finally {
+    worker.removeAllListeners('exit');
+    await worker.terminate();
+  }
+}
