@@ -2,15 +2,17 @@
 // start to exit, computed from the events the store holds afterwards (read back), at 100,000 and
 // 1,000,000 sessions. Targets (issue 15): >= 20,000/s embedded, >= 50,000/s PostgreSQL at 1M.
 // Sizes: INGEST_BENCH_SESSIONS=100000,1000000 (default); stores: INGEST_BENCH_STORES=embedded,postgres.
+// Each run also prints the CPU the command and the database (a local server, read from /proc)
+// spent per event, and the rate the machine's cores would allow at that cost.
 // INGEST_BENCH_PROFILE=1 also profiles the command (node --cpu-prof) and prints where its time went.
 // INGEST_BENCH_BASELINE=/path/to/other/dist/cli.js runs that build too, on the same file right after,
 // and prints its figure and the ratio (the machine is shared: compare within one run).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LookupStore, openEmbeddedStore, openPostgresStore } from '@service/lookup-core';
 
@@ -121,6 +123,42 @@ async function profileSummary(dir: string): Promise<string> {
   return lines.join('\n  ');
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux this runs on). */
+const TICKS = 100;
+/** utime, stime, cutime and cstime of a /proc/PID/stat line, in ticks (fields after the name). */
+const statTicks = (stat: string): number[] =>
+  stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 15)
+    .map(Number);
+/** CPU seconds of this process's waited-for children (the ingest command, once spawnSync returns). */
+function childrenCpuSeconds(): number {
+  const [, , cutime = 0, cstime = 0] = statTicks(readFileSync('/proc/self/stat', 'utf8'));
+  return (cutime + cstime) / TICKS;
+}
+/**
+ * CPU seconds of every PostgreSQL process on this machine, ended backends included (they count in
+ * the postmaster's children); undefined when none is visible (a server elsewhere).
+ */
+function postgresCpuSeconds(): number | undefined {
+  let ticks = 0;
+  let seen = false;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended since the listing
+    }
+    if (!stat.includes('(postgres)')) continue;
+    seen = true;
+    for (const t of statTicks(stat)) ticks += t;
+  }
+  return seen ? ticks / TICKS : undefined;
+}
+const perEvent = (seconds: number, events: number) => `${((seconds / events) * 1e6).toFixed(1)} µs`;
+
 interface Target {
   flags: string[];
   open(): Promise<LookupStore>;
@@ -183,11 +221,15 @@ async function measure(
   try {
     const profileDir = join(dir, `profile-${label}-${store}-${size}`);
     const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const databaseBefore = store === 'postgres' ? postgresCpuSeconds() : undefined;
+    const nodeBefore = childrenCpuSeconds();
     const started = performance.now();
     const run = spawnSync(process.execPath, [...profiling, cli, 'ingest', file, ...target.flags], {
       encoding: 'utf8',
     });
     const seconds = (performance.now() - started) / 1000;
+    const nodeCpu = childrenCpuSeconds() - nodeBefore;
+    const databaseAfter = databaseBefore === undefined ? undefined : postgresCpuSeconds();
     if (run.status !== 0) {
       failures.push(`${label} at ${size}: ingest exited ${run.status}: ${run.stderr || run.error}`);
       return undefined;
@@ -198,6 +240,23 @@ async function measure(
     const goal = TARGETS[store] ?? 0;
     console.log(
       `${label.padEnd(9)} ${size.toLocaleString('en').padStart(10)} sessions  ${seconds.toFixed(1).padStart(7)} s  ${Math.round(rate).toLocaleString('en').padStart(8)} events/s  (${store} target ${goal.toLocaleString('en')}/s at 1,000,000: ${(rate / goal).toFixed(2)}x)`,
+    );
+    // What bounds the rate: CPU per event of the command and of the database, against the cores
+    // both share (the command's threads and the database's backend all run on this machine).
+    const databaseCpu =
+      databaseBefore === undefined || databaseAfter === undefined
+        ? undefined
+        : databaseAfter - databaseBefore;
+    const cores = availableParallelism();
+    const cpu = nodeCpu + (databaseCpu ?? 0);
+    console.log(
+      `  CPU: command ${nodeCpu.toFixed(1)} s (${perEvent(nodeCpu, stored)}/event)${
+        databaseCpu === undefined
+          ? ''
+          : `, database ${databaseCpu.toFixed(1)} s (${perEvent(databaseCpu, stored)}/event)`
+      }; ${(cpu / seconds).toFixed(2)} of ${cores} cores busy; all ${cores} busy would allow ${Math.round(
+        (cores * stored) / cpu,
+      ).toLocaleString('en')} events/s`,
     );
     if (PROFILE) console.log(`  profile: ${await profileSummary(profileDir)}`);
     return rate;

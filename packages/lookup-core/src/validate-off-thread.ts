@@ -4,14 +4,15 @@
  * ingest's time on that thread, runs beside it.
  */
 import { Worker } from 'node:worker_threads';
-import type { ParsedEvent, ParseOptions } from './events.js';
+import type { ParseOptions } from './events.js';
 import { UnreadableLine } from './ndjson.js';
+import type { ParsedRow } from './sql/batch-rows.js';
 
-/** A line and what validating it gave; `ingest` takes it as it is. */
+/** A line and what validating and encoding it gave; `ingest` takes it as it is. */
 export class ValidatedLine {
   readonly line: string;
-  readonly result: ParsedEvent;
-  constructor(line: string, result: ParsedEvent) {
+  readonly result: ParsedRow;
+  constructor(line: string, result: ParsedRow) {
     this.line = line;
     this.result = result;
   }
@@ -46,7 +47,7 @@ export async function* validatedOffThread(
   const worker = new Worker(workerModule(), { workerData: options });
   const waiting = new Map<
     number,
-    { resolve: (r: ParsedEvent[]) => void; reject: (e: Error) => void }
+    { resolve: (r: ParsedRow[]) => void; reject: (e: Error) => void }
   >();
   /** Why the worker stopped, once it has: later chunks fail at once rather than wait forever. */
   let stopped: Error | undefined;
@@ -55,7 +56,7 @@ export async function* validatedOffThread(
     for (const w of waiting.values()) w.reject(error);
     waiting.clear();
   };
-  worker.on('message', ({ id, results }: { id: number; results: ParsedEvent[] }) => {
+  worker.on('message', ({ id, results }: { id: number; results: ParsedRow[] }) => {
     waiting.get(id)?.resolve(results);
     waiting.delete(id);
   });
@@ -66,7 +67,7 @@ export async function* validatedOffThread(
   const validate = (chunk: Array<string | UnreadableLine>): Promise<Item[]> => {
     const lines = chunk.filter(toValidate);
     const id = nextId++;
-    const results = new Promise<ParsedEvent[]>((resolve, reject) => {
+    const results = new Promise<ParsedRow[]>((resolve, reject) => {
       if (stopped) reject(stopped);
       else waiting.set(id, { resolve, reject });
     });
@@ -74,7 +75,7 @@ export async function* validatedOffThread(
     const validated = results.then((parsed) => {
       let next = 0;
       return chunk.map((item) =>
-        toValidate(item) ? new ValidatedLine(item, parsed[next++] as ParsedEvent) : item,
+        toValidate(item) ? new ValidatedLine(item, parsed[next++] as ParsedRow) : item,
       );
     });
     // Awaited in order below; until then a failure must not count as unhandled.

@@ -1,12 +1,13 @@
 /**
- * The worker thread of `validatedOffThread`: validates the NDJSON lines it is sent, in order, and
- * answers each message with their results.
+ * The worker thread of `validatedOffThread`: validates and encodes the NDJSON lines it is sent, in
+ * order, and answers each message with their results.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type ParseOptions, parseEvent } from './events.js';
+import type { ParseOptions } from './events.js';
+import { parseBatchRow } from './sql/batch-rows.js';
 
 const options = workerData as ParseOptions;
 
 parentPort?.on('message', ({ id, lines }: { id: number; lines: string[] }) => {
-  parentPort?.postMessage({ id, results: lines.map((line) => parseEvent(line, options)) });
+  parentPort?.postMessage({ id, results: lines.map((line) => parseBatchRow(line, options)) });
 });
