@@ -59,14 +59,17 @@ export const BATCH = `SELECT * FROM unnest(${BATCH_COLUMNS.map(
   ([, type], i) => `$${i + 1}::${type}[]`,
 ).join(', ')}) AS r(${EVENT_COLUMNS})`;
 
-/** What ingest needs of an event beyond its encoded columns. */
-export interface BatchRow {
+/** What ingest compares and groups a version of an event by (also as read back from the store). */
+export interface EventVersion {
   workspace: string;
   type: string;
   id: string;
   hash: string;
   domain: string;
   email: string | null;
+}
+
+export interface BatchRow extends EventVersion {
   /** One array-literal element per column of `BATCH`. */
   cells: string[];
 }

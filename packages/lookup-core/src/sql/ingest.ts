@@ -15,6 +15,7 @@ import {
   type BatchRow,
   batchParameters,
   EVENT_COLUMNS,
+  type EventVersion,
   parseBatchRow,
 } from './batch-rows.js';
 import { CHANGES_CHANNEL, encodeChange, splitChange } from './changes.js';
@@ -184,14 +185,8 @@ const BATCH_MEMORY = "SELECT set_config('work_mem', '64MB', true)";
 /** Sends every payload of `$2` on channel `$1`, in one round trip. */
 const NOTIFY = 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload';
 
-interface Existing {
-  workspace: string;
-  type: string;
-  id: string;
-  hash: string;
-  domain: string;
-  email: string | null;
-}
+/** A stored version of an event the batch sends again. */
+type Existing = EventVersion;
 
 type EventKey = { workspace: string; type: string; id: string };
 const eventKey = (e: EventKey) => JSON.stringify([e.workspace, e.type, e.id]);
