@@ -6,7 +6,12 @@
 import { Worker } from 'node:worker_threads';
 import type { ParseOptions } from './events.js';
 import { UnreadableLine } from './ndjson.js';
-import type { ParsedRow } from './sql/batch-rows.js';
+import {
+  type EncodedRows,
+  type ParsedRow,
+  type ParsedVersion,
+  withRows,
+} from './sql/batch-rows.js';
 
 /** A line and what validating and encoding it gave; `ingest` takes it as it is. */
 export class ValidatedLine {
@@ -56,10 +61,13 @@ export async function* validatedOffThread(
     for (const w of waiting.values()) w.reject(error);
     waiting.clear();
   };
-  worker.on('message', ({ id, results }: { id: number; results: ParsedRow[] }) => {
-    waiting.get(id)?.resolve(results);
-    waiting.delete(id);
-  });
+  worker.on(
+    'message',
+    ({ id, parsed, rows }: { id: number; parsed: ParsedVersion[]; rows: EncodedRows }) => {
+      waiting.get(id)?.resolve(withRows(parsed, rows));
+      waiting.delete(id);
+    },
+  );
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the validation thread stopped (exit code ${code})`)));
 

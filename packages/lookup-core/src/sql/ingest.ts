@@ -7,6 +7,7 @@
  * one inserted, and every company and contact either version touched is recomputed from its raw
  * events, so the aggregates reflect the new version exactly once. Same content changes nothing.
  */
+import { parseEvent } from '../events.js';
 import { UnreadableLine } from '../ndjson.js';
 import type { IngestOptions, IngestProgress, IngestRejection, IngestResult } from '../types.js';
 import { ValidatedLine } from '../validate-off-thread.js';
@@ -16,7 +17,8 @@ import {
   batchParameters,
   EVENT_COLUMNS,
   type EventVersion,
-  parseBatchRow,
+  type ParsedRow,
+  RowEncoder,
 } from './batch-rows.js';
 import { CHANGES_CHANNEL, encodeChange, splitChange } from './changes.js';
 import type { Database, Queryable } from './db.js';
@@ -413,12 +415,17 @@ export async function ingestEvents(
    * committed.
    */
   let writing: Promise<void> = Promise.resolve();
+  /** Encodes the events validated on this thread (those not from `validatedOffThread`). */
+  let encoder = new RowEncoder();
   const flush = async () => {
     if (batch.size === 0) return writing;
     const items = [...batch.values()];
     batch = new Map();
     batchLines = 0;
     batchChars = 0;
+    // Rows encoded on this thread are read from here on.
+    encoder.finish();
+    encoder = new RowEncoder();
     const parameters = batchParameters(items.map((i) => i.event));
     await writing;
     writing = store(items, parameters);
@@ -445,6 +452,11 @@ export async function ingestEvents(
     rejected,
   };
 
+  function parsedHere(item: unknown): ParsedRow {
+    const parsed = parseEvent(item, parseOptions);
+    return parsed.ok ? { ok: true, row: encoder.row(parsed.event) } : parsed;
+  }
+
   async function readAll() {
     for await (const item of source) {
       const line = ++progress.read;
@@ -455,8 +467,7 @@ export async function ingestEvents(
       }
       // Lines validated off this thread (`validatedOffThread`) come with their result.
       const raw = item instanceof ValidatedLine ? item.line : item;
-      const parsed =
-        item instanceof ValidatedLine ? item.result : parseBatchRow(item, parseOptions);
+      const parsed = item instanceof ValidatedLine ? item.result : parsedHere(item);
       if (!parsed.ok) {
         await reject(line, parsed.reason, raw);
         continue;
