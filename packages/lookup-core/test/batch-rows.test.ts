@@ -51,7 +51,10 @@ describe('batch parameters from encoded rows', () => {
           let encoder = new RowEncoder();
           const encoders = [encoder];
           specs.forEach(([, , newChunk, kept], n) => {
-            if (newChunk) encoders.push((encoder = new RowEncoder()));
+            if (newChunk) {
+              encoder = new RowEncoder();
+              encoders.push(encoder);
+            }
             const e = events[n] as StoredEvent;
             const row = encoder.row(e);
             if (kept) chosen.push({ row, event: e });

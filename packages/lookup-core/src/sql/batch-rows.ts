@@ -175,8 +175,12 @@ export function batchParameters(batch: BatchRow[]): string[] {
   const runs: Array<{ rows: EncodedRows; first: number; last: number }> = [];
   let run: (typeof runs)[number] | undefined;
   for (const row of batch) {
-    if (run?.rows === row.rows && run.last === row.index - 1) run.last = row.index;
-    else runs.push((run = { rows: row.rows, first: row.index, last: row.index }));
+    if (run?.rows === row.rows && run.last === row.index - 1) {
+      run.last = row.index;
+    } else {
+      run = { rows: row.rows, first: row.index, last: row.index };
+      runs.push(run);
+    }
   }
   return BATCH_COLUMNS.map((_, c) => {
     const slices = runs.map((r) => columnSlice(r.rows, c, r.first, r.last));
