@@ -5,6 +5,7 @@
  */
 import { DEFAULT_MAX_LINE_BYTES, readNdjson } from './ndjson.js';
 import { openRejectsFile } from './rejects.js';
+import { DEFAULT_BATCH_SIZE } from './sql/ingest.js';
 import type { IngestProgress, LookupStore } from './types.js';
 import { validatedOffThread } from './validate-off-thread.js';
 
@@ -94,12 +95,16 @@ export async function ingestFiles(
       const lines = untilStopped(readNdjson(file, { maxLineBytes: settings.maxLineBytes }), stop);
       // The lines arrive validated, so the skew is the validation thread's to apply.
       const result = await store.ingest(
-        validatedOffThread(lines, {
-          now: Date.now(),
-          ...(settings.maxFutureSkewSeconds !== undefined && {
-            maxFutureSkewSeconds: settings.maxFutureSkewSeconds,
-          }),
-        }),
+        validatedOffThread(
+          lines,
+          {
+            now: Date.now(),
+            ...(settings.maxFutureSkewSeconds !== undefined && {
+              maxFutureSkewSeconds: settings.maxFutureSkewSeconds,
+            }),
+          },
+          settings.batchSize ?? DEFAULT_BATCH_SIZE,
+        ),
         {
           ...(tty && {
             onProgress: (p: IngestProgress) =>

@@ -314,7 +314,7 @@ interface Pending {
  * 55 s for 25,000 (database CPU 40 s against 49 s); 250,000 gained nothing more and doubled the
  * memory held (1.6 GB resident against 0.8 GB).
  */
-const DEFAULT_BATCH_SIZE = 100_000;
+export const DEFAULT_BATCH_SIZE = 100_000;
 /** Raw input held per batch at most, so long lines cannot make a batch huge. */
 const MAX_BATCH_INPUT_CHARS = 64 * 1024 * 1024;
 
