@@ -91,7 +91,11 @@ export interface IngestResult {
 }
 
 export interface IngestOptions {
-  /** Events per transaction (default 100,000, and at most 64 MiB of input). A batch is stored whole or not at all. */
+  /**
+   * Events per transaction (default 100,000, and at most 64 MiB of input). The first batch holds at
+   * most 10,000 and each next one four times as many as the one before, up to this. A batch is stored
+   * whole or not at all.
+   */
   batchSize?: number;
   /** Called after each committed batch with the running counts. */
   onProgress?: (progress: IngestProgress) => void;

@@ -149,7 +149,8 @@ describe('service-lookup ingest', () => {
     child.stdout?.on('data', (d) => (output += d));
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
-    // One rewrite per committed batch of 25,000, then the line is cleared before the counts.
+    // One rewrite per committed batch (10,000, 25,000, then the last 17,000),
+    // then the line is cleared before the counts.
     const rewrites = output.match(/\r[^\r\n]*progress\.ndjson: [\d,]+ lines, [\d,]+\/s, \d+ new/g);
     expect(rewrites).toHaveLength(3);
     const clear = '\r\u001b[K';

@@ -315,6 +315,14 @@ interface Pending {
  * memory held (1.6 GB resident against 0.8 GB).
  */
 export const DEFAULT_BATCH_SIZE = 100_000;
+/**
+ * The first batch holds at most this many events, and each next one four times as many as the
+ * one before, up to the batch size: the database starts writing while the rest is still read,
+ * rather than after a whole batch has been. Measured at 100,000 sessions: 4.2 s against 5.9 s on
+ * PostgreSQL, 5.7 s against 7.1 s embedded; at 1,000,000 doubling rather than quadrupling cost the
+ * embedded store 2-4 s (each batch updates every company it names once).
+ */
+const FIRST_BATCH_SIZE = 10_000;
 /** Raw input held per batch at most, so long lines cannot make a batch huge. */
 const MAX_BATCH_INPUT_CHARS = 64 * 1024 * 1024;
 
@@ -348,6 +356,8 @@ export async function ingestEvents(
   options: IngestOptions = {},
 ): Promise<IngestResult> {
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+  /** Events the batch being gathered may hold: from `FIRST_BATCH_SIZE`, growing to `batchSize`. */
+  let batchLimit = Math.min(batchSize, FIRST_BATCH_SIZE);
   const parseOptions = {
     now: Date.now(),
     ...(options.maxFutureSkewSeconds === undefined
@@ -423,6 +433,7 @@ export async function ingestEvents(
     batch = new Map();
     batchLines = 0;
     batchChars = 0;
+    batchLimit = Math.min(batchSize, 4 * batchLimit);
     // Rows encoded on this thread are read from here on.
     encoder.finish();
     encoder = new RowEncoder();
@@ -484,7 +495,7 @@ export async function ingestEvents(
       }
       batchLines++;
       batchChars += typeof raw === 'string' ? raw.length : 0;
-      if (batchLines >= batchSize || batchChars >= MAX_BATCH_INPUT_CHARS) await flush();
+      if (batchLines >= batchLimit || batchChars >= MAX_BATCH_INPUT_CHARS) await flush();
     }
     await flush();
   }

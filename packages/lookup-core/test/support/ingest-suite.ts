@@ -274,6 +274,17 @@ export function describeIngest(openStore: () => Promise<LookupStore>) {
     expect(seen).toEqual([10, 20, 25]);
   });
 
+  it('starts with a batch of 10,000 and makes each next one four times larger, up to the batch size', async () => {
+    // The database starts on the first 10,000 events while the rest is read and validated.
+    const ws = newWorkspace();
+    const seen: number[] = [];
+    const events = Array.from({ length: 75_000 }, (_, i) =>
+      session(`r${i}`, '2025-01-01T00:00:00Z', { workspace: ws }),
+    );
+    await store.ingest(events, { batchSize: 30_000, onProgress: (p) => seen.push(p.ingested) });
+    expect(seen).toEqual([10_000, 40_000, 70_000, 75_000]);
+  }, 60_000);
+
   it('tells onCommitted, after each batch, exactly the companies and contacts it changed', async () => {
     const ws = newWorkspace();
     const first = [
