@@ -264,25 +264,24 @@ export function describeIngest(openStore: () => Promise<LookupStore>) {
     expect((await aggregates(store, ws))[0]?.company.sessions).toBe(2);
   });
 
-  it('reports progress after each committed batch', async () => {
+  /** The `ingested` counts `onProgress` is given for `count` new sessions in batches of `batchSize`. */
+  async function progressOf(count: number, batchSize: number): Promise<number[]> {
     const ws = newWorkspace();
     const seen: number[] = [];
-    const events = Array.from({ length: 25 }, (_, i) =>
+    const events = Array.from({ length: count }, (_, i) =>
       session(`p${i}`, '2025-01-01T00:00:00Z', { workspace: ws }),
     );
-    await store.ingest(events, { batchSize: 10, onProgress: (p) => seen.push(p.ingested) });
-    expect(seen).toEqual([10, 20, 25]);
+    await store.ingest(events, { batchSize, onProgress: (p) => seen.push(p.ingested) });
+    return seen;
+  }
+
+  it('reports progress after each committed batch', async () => {
+    expect(await progressOf(25, 10)).toEqual([10, 20, 25]);
   });
 
   it('starts with a batch of 10,000 and makes each next one four times larger, up to the batch size', async () => {
     // The database starts on the first 10,000 events while the rest is read and validated.
-    const ws = newWorkspace();
-    const seen: number[] = [];
-    const events = Array.from({ length: 75_000 }, (_, i) =>
-      session(`r${i}`, '2025-01-01T00:00:00Z', { workspace: ws }),
-    );
-    await store.ingest(events, { batchSize: 30_000, onProgress: (p) => seen.push(p.ingested) });
-    expect(seen).toEqual([10_000, 40_000, 70_000, 75_000]);
+    expect(await progressOf(75_000, 30_000)).toEqual([10_000, 40_000, 70_000, 75_000]);
   }, 60_000);
 
   it('tells onCommitted, after each batch, exactly the companies and contacts it changed', async () => {
