@@ -1,7 +1,7 @@
 /**
- * NDJSON lines validated on a worker thread, in order. The thread that ingests keeps batching and
- * the database (PGlite runs on it), and validating the next lines, a quarter of an embedded
- * ingest's time on that thread, runs beside it.
+ * NDJSON lines validated and encoded on a worker thread, in order. The thread that ingests keeps
+ * batching and the database (PGlite runs on it), and validating and encoding the next lines runs
+ * beside it.
  */
 import { Worker } from 'node:worker_threads';
 import type { ParseOptions } from './events.js';
@@ -10,18 +10,9 @@ import {
   type EncodedRows,
   type ParsedRow,
   type ParsedVersion,
+  ValidatedLine,
   withRows,
 } from './sql/batch-rows.js';
-
-/** A line and what validating and encoding it gave; `ingest` takes it as it is. */
-export class ValidatedLine {
-  readonly line: string;
-  readonly result: ParsedRow;
-  constructor(line: string, result: ParsedRow) {
-    this.line = line;
-    this.result = result;
-  }
-}
 
 type Item = string | UnreadableLine | ValidatedLine;
 

@@ -155,6 +155,19 @@ export function parseVersions(
 
 export type ParsedRow = { ok: true; row: BatchRow } | { ok: false; reason: string };
 
+/**
+ * A line and what validating and encoding it gave (`validatedOffThread`); `ingest` takes it as it
+ * is. Kept here, with the rows it carries, so ingest does not depend on the thread that made it.
+ */
+export class ValidatedLine {
+  readonly line: string;
+  readonly result: ParsedRow;
+  constructor(line: string, result: ParsedRow) {
+    this.line = line;
+    this.result = result;
+  }
+}
+
 /** Gives parsed versions their encoded rows, making them batch rows (in place). */
 export function withRows(parsed: ParsedVersion[], rows: EncodedRows): ParsedRow[] {
   for (const p of parsed) if (p.ok) (p.version as BatchRow).rows = rows;

@@ -10,7 +10,6 @@
 import { parseEvent } from '../events.js';
 import { UnreadableLine } from '../ndjson.js';
 import type { IngestOptions, IngestProgress, IngestRejection, IngestResult } from '../types.js';
-import { ValidatedLine } from '../validate-off-thread.js';
 import {
   BATCH,
   type BatchRow,
@@ -19,6 +18,7 @@ import {
   type EventVersion,
   type ParsedRow,
   RowEncoder,
+  ValidatedLine,
 } from './batch-rows.js';
 import { CHANGES_CHANNEL, encodeChange, splitChange } from './changes.js';
 import type { Database, Queryable } from './db.js';
