@@ -179,11 +179,17 @@ const DELETE_CONTACTS = ['contacts', 'contact_signals'].map(
 );
 
 /**
- * Memory for each sort, hash and kept row set of this transaction. A batch's new rows (up to 64 MiB
- * of input) and their groupings outgrow the default 4 MB, and spilling them to temporary files
- * costs the embedded store a round of file system calls through JavaScript.
+ * Settings of a batch's transaction.
+ * - Memory for each sort, hash and kept row set: a batch's new rows (up to 64 MiB of input) and
+ *   their groupings outgrow the default 4 MB, and spilling them to temporary files costs the
+ *   embedded store a round of file system calls through JavaScript.
+ * - No JIT: the planner's guess for the signal lists (100 rows an event) puts a batch statement's
+ *   cost in the millions, past `jit_optimize_above_cost`, and PostgreSQL compiled it afresh on
+ *   every batch (JIT code is not kept): 1.28 s of a 100,000-event statement's 6.87 s
+ *   (auto_explain). PGlite has no JIT; the setting exists there too and changes nothing.
  */
-const BATCH_MEMORY = "SELECT set_config('work_mem', '64MB', true)";
+const BATCH_SETTINGS =
+  "SELECT set_config('work_mem', '64MB', true), set_config('jit', 'off', true)";
 /** Sends every payload of `$2` on channel `$1`, in one round trip. */
 const NOTIFY = 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload';
 
@@ -204,7 +210,7 @@ async function writeBatch(
   parameters: string[],
   allNew: boolean,
 ) {
-  await tx.query(BATCH_MEMORY);
+  await tx.query(BATCH_SETTINGS);
   const kept = await tx.query<EventKey>(allNew ? WRITE_FRESH : WRITE_NEW, parameters);
   const keptKeys = new Set(kept.map(eventKey));
   const fresh = kept.length === 0 ? events : events.filter((e) => !keptKeys.has(eventKey(e)));
