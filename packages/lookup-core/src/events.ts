@@ -78,6 +78,86 @@ const linkedinSchema = z.object({
 });
 
 const eventSchema = z.discriminatedUnion('type', [sessionSchema, linkedinSchema]);
+type EventInput = z.infer<typeof eventSchema>;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isChars = (v: unknown, max: number, min = 0): v is string =>
+  typeof v === 'string' && v.length >= min && v.length <= max;
+const isBytes = (v: unknown, max: number): v is string =>
+  typeof v === 'string' && fitsJsonBytes(v, max);
+const isOptionalBytes = (v: unknown, max: number) => v == null || isBytes(v, max);
+const isCount = (v: unknown) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= L.counter;
+const isOptionalCount = (v: unknown) => v === undefined || isCount(v);
+const isTextList = (v: unknown, entries: number, max: number): v is string[] =>
+  Array.isArray(v) && v.length <= entries && v.every((entry) => isBytes(entry, max));
+
+/** `common` of the schema, checked by hand (see `plainEvent`). */
+function isPlainCommon(v: Record<string, unknown>): boolean {
+  const { company, contact } = v;
+  return (
+    isChars(v.id, L.identifier, 1) &&
+    (v.workspace === undefined || isChars(v.workspace, L.identifier, 1)) &&
+    isObject(company) &&
+    isChars(company.domain, L.domainInput) &&
+    isOptionalBytes(company.name, L.profileBytes) &&
+    isOptionalBytes(company.industry, L.profileBytes) &&
+    (contact == null ||
+      (isObject(contact) &&
+        isChars(contact.email, L.email) &&
+        isOptionalBytes(contact.name, L.profileBytes) &&
+        isOptionalBytes(contact.title, L.profileBytes)))
+  );
+}
+
+function isPlainSession(v: Record<string, unknown>): boolean {
+  const { pages_visited: pages, utm } = v;
+  return (
+    isChars(v.visitor_id, L.identifier, 1) &&
+    isChars(v.start_time, 40) &&
+    isChars(v.end_time, 40) &&
+    isCount(v.active_time) &&
+    isTextList(pages, L.pages, L.pageBytes) &&
+    pages.reduce((n, p) => n + jsonBytes(p), 0) <= L.pagesTotalBytes &&
+    (v.signals === undefined || isTextList(v.signals, L.signals, L.signalBytes)) &&
+    isOptionalBytes(v.referrer, L.referrerBytes) &&
+    (utm == null ||
+      (isObject(utm) &&
+        isOptionalBytes(utm.source, L.utmBytes) &&
+        isOptionalBytes(utm.medium, L.utmBytes) &&
+        isOptionalBytes(utm.campaign, L.utmBytes))) &&
+    (INTENTS as readonly unknown[]).includes(v.intent) &&
+    isOptionalBytes(v.city, L.geoBytes) &&
+    isOptionalBytes(v.state, L.geoBytes) &&
+    isOptionalBytes(v.country, L.geoBytes)
+  );
+}
+
+function isPlainLinkedin(v: Record<string, unknown>): boolean {
+  return (
+    isChars(v.start_time, 40) &&
+    isOptionalCount(v.impressions) &&
+    isOptionalCount(v.clicks) &&
+    isOptionalCount(v.likes) &&
+    isOptionalCount(v.shares) &&
+    isOptionalCount(v.comments)
+  );
+}
+
+/**
+ * A parsed JSON value the schema certainly accepts, taken as it is; undefined when any part is in
+ * doubt, and zod then says why. For data fresh from `JSON.parse` only (no getters, no prototypes
+ * of the caller's), so reading a field again gives what was checked. zod's copy of every value it
+ * checks was the largest share of the validation thread's time (garbage collection included).
+ * Unknown keys are left on the value: only the schema's keys are read from it afterwards.
+ */
+export function plainEvent(v: Record<string, unknown>): EventInput | undefined {
+  if (!isPlainCommon(v)) return undefined;
+  if (v.type === 'session') return isPlainSession(v) ? (v as EventInput) : undefined;
+  if (v.type === 'linkedin') return isPlainLinkedin(v) ? (v as EventInput) : undefined;
+  return undefined;
+}
 
 export interface ParseOptions {
   /** Latest instant accepted is now plus this, in seconds (default 86 400: one day). */
@@ -129,6 +209,16 @@ function instant(text: string, latest: number): number | string {
   if (ms > latest) return 'too far in the future';
   return ms;
 }
+
+/** The form `toISOString` writes (UTC, milliseconds), which a checked timestamp often has already. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/**
+ * A checked timestamp (`instant` answered `ms` for it) as ISO 8601 in UTC with milliseconds: the
+ * text itself when it is already written so (making the string again was a twentieth of
+ * validation's time), else the instant written anew.
+ */
+const isoText = (text: string, ms: number): string =>
+  ISO_UTC.test(text) ? text : new Date(ms).toISOString();
 
 /** An event as the store keeps it: normalised identity, ISO UTC times, defaults filled in. */
 export interface StoredEvent {
@@ -221,9 +311,12 @@ export function parseEvent(input: unknown, options: ParseOptions = {}): ParsedEv
   }
   if (hasUnstorableText(value))
     return { ok: false, reason: 'text contains NUL or an unpaired surrogate' };
-  const parsed = eventSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, reason: describeIssue(parsed.error) };
-  const e = parsed.data;
+  let e = typeof input === 'string' ? plainEvent(value as Record<string, unknown>) : undefined;
+  if (e === undefined) {
+    const parsed = eventSchema.safeParse(value);
+    if (!parsed.success) return { ok: false, reason: describeIssue(parsed.error) };
+    e = parsed.data;
+  }
   const latest =
     (options.now ?? Date.now()) + (options.maxFutureSkewSeconds ?? L.futureSkewSeconds) * 1000;
   const start = instant(e.start_time, latest);
@@ -241,7 +334,7 @@ export function parseEvent(input: unknown, options: ParseOptions = {}): ParsedEv
     if (jsonBytes(email) > L.email)
       return { ok: false, reason: `contact.email: longer than ${L.email} bytes` };
   }
-  const seenFrom = new Date(start).toISOString();
+  const seenFrom = isoText(e.start_time, start);
   const session = e.type === 'session' ? e : null;
   const linkedin = e.type === 'linkedin' ? e : null;
   const utm: StoredEvent['utm'] = {};
@@ -261,7 +354,7 @@ export function parseEvent(input: unknown, options: ParseOptions = {}): ParsedEv
     title: nonEmpty(e.contact?.title),
     visitor_id: session?.visitor_id ?? null,
     seen_from: seenFrom,
-    seen_to: new Date(end).toISOString(),
+    seen_to: e.type === 'session' ? isoText(e.end_time, end) : seenFrom,
     active_time: session?.active_time ?? 0,
     pages: session?.pages_visited ?? [],
     signals: [...new Set(session?.signals ?? [])],

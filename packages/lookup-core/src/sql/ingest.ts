@@ -77,9 +77,10 @@ const keepLatest = (column: string) => `${column} = CASE
 const PARTS = {
   companies: `visitors_added AS (
 INSERT INTO company_visitors (workspace, domain, visitor_id)
--- In key order, so the primary key takes its new keys in order, as the events do.
-SELECT DISTINCT e.workspace, e.domain, e.visitor_id FROM batch e WHERE e.visitor_id IS NOT NULL
-ORDER BY e.workspace, e.domain, e.visitor_id
+-- Neither DISTINCT nor sorted: a pair met twice in the batch is added once (the second conflicts
+-- with the first and is not returned), and the batch already comes company by company, as it was
+-- inserted. Grouping and sorting the pairs was 0.3 s of a 3.1 s 100,000-event statement.
+SELECT e.workspace, e.domain, e.visitor_id FROM batch e WHERE e.visitor_id IS NOT NULL
 ON CONFLICT DO NOTHING RETURNING workspace, domain),
 companies_added AS (
 INSERT INTO companies AS t (workspace, domain, name, industry, profile_at, ${ACTIVITY_COLUMNS}, visitors)
