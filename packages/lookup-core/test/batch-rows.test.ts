@@ -3,8 +3,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseEvent, type StoredEvent } from '../src/events.js';
-import { type BatchRow, batchParameters, RowEncoder } from '../src/sql/batch-rows.js';
-import { session } from './support/events.js';
+import {
+  type BatchRow,
+  batchParameters,
+  EVENT_COLUMNS,
+  RowEncoder,
+} from '../src/sql/batch-rows.js';
+import { linkedin, session } from './support/events.js';
 
 /** Text that an element must quote or escape, and characters of two UTF-16 code units. */
 const awkward = fc.constantFrom(
@@ -48,11 +53,12 @@ describe('batch parameters from encoded rows', () => {
           // Events split into chunks where `newChunk` says, and kept where `kept` says.
           const events = specs.map(([name, page], n) => event(n, name, page));
           const chosen: Array<{ row: BatchRow; event: StoredEvent }> = [];
-          let encoder = new RowEncoder();
+          // Room for one row at first: the offsets must survive growing.
+          let encoder = new RowEncoder(1);
           const encoders = [encoder];
           specs.forEach(([, , newChunk, kept], n) => {
             if (newChunk) {
-              encoder = new RowEncoder();
+              encoder = new RowEncoder(1);
               encoders.push(encoder);
             }
             const e = events[n] as StoredEvent;
@@ -68,6 +74,45 @@ describe('batch parameters from encoded rows', () => {
         },
       ),
     );
+  });
+
+  it('write each column from the field it is named after', () => {
+    const parsed = [
+      session('s1', '2025-03-01T10:00:00Z', {
+        workspace: 'w',
+        company: { domain: 'acme.com', name: 'Acme', industry: 'Software' },
+        contact: { email: 'ann@acme.com', name: 'Ann', title: 'CTO' },
+        active_time: 7,
+        pages_visited: ['/a', '/b', '/c'],
+        signals: ['pricing'],
+        utm: { source: 'li' },
+        intent: 'high',
+        city: 'Berlin',
+        state: 'Land',
+        country: 'DE',
+      }),
+      linkedin('l1', '2025-03-02T10:00:00Z', {
+        impressions: 11,
+        clicks: 12,
+        likes: 13,
+        shares: 14,
+        comments: 15,
+      }),
+    ].map((e) => parseEvent(e));
+    for (const result of parsed) {
+      if (!result.ok) throw new Error(result.reason);
+      const e = result.event as unknown as Record<string, unknown>;
+      const element = (value: unknown): string => {
+        if (value === null) return 'NULL';
+        if (typeof value === 'number') return String(value);
+        const written = typeof value === 'string' ? value : JSON.stringify(value);
+        return `"${written.replace(/["\\]/g, '\\$&')}"`;
+      };
+      const expected = EVENT_COLUMNS.split(', ').map((column) =>
+        element(column === 'page_count' ? (e.pages as string[]).length : e[column]),
+      );
+      expect(elementsOf(result.event)).toEqual(expected);
+    }
   });
 
   it('quote a value, escaping its quotes and backslashes, and keep a surrogate pair whole', () => {

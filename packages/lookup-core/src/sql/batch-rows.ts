@@ -16,39 +16,38 @@ const json = (value: unknown): string => text(JSON.stringify(value));
 
 /**
  * A batch's columns, each sent as one array parameter and turned back into rows by `unnest`, with
- * how a value is written in the array literal. One reader per column keeps every property read
- * monomorphic: reading `row[column]` by name was a sixth of the writing thread's time at 1,000,000.
+ * their types. `RowEncoder.add` writes an event's elements in this order.
  */
-const BATCH_COLUMNS: ReadonlyArray<readonly [string, string, (e: StoredEvent) => string]> = [
-  ['workspace', 'text', (e) => text(e.workspace)],
-  ['type', 'text', (e) => text(e.type)],
-  ['id', 'text', (e) => text(e.id)],
-  ['hash', 'text', (e) => text(e.hash)],
-  ['domain', 'text', (e) => text(e.domain)],
-  ['company_name', 'text', (e) => text(e.company_name)],
-  ['industry', 'text', (e) => text(e.industry)],
-  ['email', 'text', (e) => text(e.email)],
-  ['contact_name', 'text', (e) => text(e.contact_name)],
-  ['title', 'text', (e) => text(e.title)],
-  ['visitor_id', 'text', (e) => text(e.visitor_id)],
-  ['seen_from', 'timestamptz', (e) => text(e.seen_from)],
-  ['seen_to', 'timestamptz', (e) => text(e.seen_to)],
-  ['active_time', 'bigint', (e) => number(e.active_time)],
-  ['pages', 'json', (e) => json(e.pages)],
-  // Counted here rather than by `json_array_length` on every row of the batch.
-  ['page_count', 'integer', (e) => number(e.pages.length)],
-  ['signals', 'json', (e) => json(e.signals)],
-  ['referrer', 'text', (e) => text(e.referrer)],
-  ['utm', 'json', (e) => json(e.utm)],
-  ['intent', 'smallint', (e) => number(e.intent)],
-  ['city', 'text', (e) => text(e.city)],
-  ['state', 'text', (e) => text(e.state)],
-  ['country', 'text', (e) => text(e.country)],
-  ['impressions', 'bigint', (e) => number(e.impressions)],
-  ['clicks', 'bigint', (e) => number(e.clicks)],
-  ['likes', 'bigint', (e) => number(e.likes)],
-  ['shares', 'bigint', (e) => number(e.shares)],
-  ['comments', 'bigint', (e) => number(e.comments)],
+const BATCH_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ['workspace', 'text'],
+  ['type', 'text'],
+  ['id', 'text'],
+  ['hash', 'text'],
+  ['domain', 'text'],
+  ['company_name', 'text'],
+  ['industry', 'text'],
+  ['email', 'text'],
+  ['contact_name', 'text'],
+  ['title', 'text'],
+  ['visitor_id', 'text'],
+  ['seen_from', 'timestamptz'],
+  ['seen_to', 'timestamptz'],
+  ['active_time', 'bigint'],
+  ['pages', 'json'],
+  // Counted when encoded rather than by `json_array_length` on every row of the batch.
+  ['page_count', 'integer'],
+  ['signals', 'json'],
+  ['referrer', 'text'],
+  ['utm', 'json'],
+  ['intent', 'smallint'],
+  ['city', 'text'],
+  ['state', 'text'],
+  ['country', 'text'],
+  ['impressions', 'bigint'],
+  ['clicks', 'bigint'],
+  ['likes', 'bigint'],
+  ['shares', 'bigint'],
+  ['comments', 'bigint'],
 ];
 
 /** Every stored column of an event, in the order of `BATCH`. */
@@ -101,19 +100,64 @@ export class RowEncoder {
   readonly rows: EncodedRows = { columns: [], ends: new Int32Array(0) };
   readonly #elements: string[][] = BATCH_COLUMNS.map(() => []);
   readonly #lengths = new Array<number>(WIDTH).fill(0);
-  readonly #ends: number[] = [];
+  #ends: Int32Array<ArrayBuffer>;
   #count = 0;
+  #comma = 0;
 
-  /** Adds an event; answers its index. */
-  add(event: StoredEvent): number {
-    const comma = this.#count === 0 ? 0 : 1;
-    for (let c = 0; c < WIDTH; c++) {
-      const element = (BATCH_COLUMNS[c] as (typeof BATCH_COLUMNS)[number])[2](event);
-      (this.#elements[c] as string[]).push(element);
-      this.#lengths[c] = (this.#lengths[c] as number) + comma + element.length;
-      this.#ends.push(this.#lengths[c] as number);
+  /** `rows`: how many events are expected (the offsets grow past it when more come). */
+  constructor(rows = 64) {
+    this.#ends = new Int32Array(Math.max(1, rows) * WIDTH);
+  }
+
+  /**
+   * Adds an event; answers its index. The columns are written out one by one, in the order of
+   * `BATCH_COLUMNS`: one call site per column lets V8 specialise each, where a loop over
+   * per-column writers cost 2.8 µs an event against 0.8 µs for the writes themselves.
+   */
+  add(e: StoredEvent): number {
+    if ((this.#count + 1) * WIDTH > this.#ends.length) {
+      const grown = new Int32Array(this.#ends.length * 2);
+      grown.set(this.#ends);
+      this.#ends = grown;
     }
+    this.#comma = this.#count === 0 ? 0 : 1;
+    this.#put(0, text(e.workspace));
+    this.#put(1, text(e.type));
+    this.#put(2, text(e.id));
+    this.#put(3, text(e.hash));
+    this.#put(4, text(e.domain));
+    this.#put(5, text(e.company_name));
+    this.#put(6, text(e.industry));
+    this.#put(7, text(e.email));
+    this.#put(8, text(e.contact_name));
+    this.#put(9, text(e.title));
+    this.#put(10, text(e.visitor_id));
+    this.#put(11, text(e.seen_from));
+    this.#put(12, text(e.seen_to));
+    this.#put(13, number(e.active_time));
+    this.#put(14, json(e.pages));
+    this.#put(15, number(e.pages.length));
+    this.#put(16, json(e.signals));
+    this.#put(17, text(e.referrer));
+    this.#put(18, json(e.utm));
+    this.#put(19, number(e.intent));
+    this.#put(20, text(e.city));
+    this.#put(21, text(e.state));
+    this.#put(22, text(e.country));
+    this.#put(23, number(e.impressions));
+    this.#put(24, number(e.clicks));
+    this.#put(25, number(e.likes));
+    this.#put(26, number(e.shares));
+    this.#put(27, number(e.comments));
     return this.#count++;
+  }
+
+  /** Writes column `c`'s element of the event being added. */
+  #put(c: number, element: string): void {
+    (this.#elements[c] as string[]).push(element);
+    const end = (this.#lengths[c] as number) + this.#comma + element.length;
+    this.#lengths[c] = end;
+    this.#ends[this.#count * WIDTH + c] = end;
   }
 
   /** Adds an event; answers it as a row of this encoder's rows. */
@@ -123,7 +167,7 @@ export class RowEncoder {
 
   finish(): EncodedRows {
     this.rows.columns = this.#elements.map((e) => e.join(','));
-    this.rows.ends = Int32Array.from(this.#ends);
+    this.rows.ends = this.#ends.slice(0, this.#count * WIDTH);
     return this.rows;
   }
 }
@@ -144,11 +188,13 @@ export function parseVersions(
   inputs: unknown[],
   options: ParseOptions,
 ): { parsed: ParsedVersion[]; rows: EncodedRows } {
-  const encoder = new RowEncoder();
+  const encoder = new RowEncoder(inputs.length);
   const parsed = inputs.map((input): ParsedVersion => {
     const result = parseEvent(input, options);
     if (!result.ok) return result;
-    return { ok: true, version: { ...versionOf(result.event), index: encoder.add(result.event) } };
+    const { workspace, type, id, hash, domain, email } = result.event;
+    const index = encoder.add(result.event);
+    return { ok: true, version: { workspace, type, id, hash, domain, email, index } };
   });
   return { parsed, rows: encoder.finish() };
 }
