@@ -184,10 +184,11 @@ const DELETE_CONTACTS = ['contacts', 'contact_signals'].map(
  * - Memory for each sort, hash and kept row set: a batch's new rows (up to 64 MiB of input) and
  *   their groupings outgrow the default 4 MB, and spilling them to temporary files costs the
  *   embedded store a round of file system calls through JavaScript.
- * - No JIT: the planner's guess for the signal lists (100 rows an event) puts a batch statement's
- *   cost in the millions, past `jit_optimize_above_cost`, and PostgreSQL compiled it afresh on
- *   every batch (JIT code is not kept): 1.28 s of a 100,000-event statement's 6.87 s
- *   (auto_explain). PGlite has no JIT; the setting exists there too and changes nothing.
+ * - No JIT: planned for its arrays, with the planner's guess for the signal lists (100 rows an
+ *   event), a batch statement's cost is in the millions, past `jit_optimize_above_cost`, and
+ *   PostgreSQL compiled it afresh each time (JIT code is not kept): 1.28 s of a 100,000-event
+ *   statement's 6.87 s (auto_explain). PGlite has no JIT; the setting exists there too and changes
+ *   nothing.
  * - Generic plans: the statements are prepared once per connection (`postgres.ts`), but the first
  *   five executions are planned again for their parameters, and planning around a batch's arrays
  *   took most of the Bind message's time (100,000 events: Bind 1.0 s against 0.23-0.45 s with the
