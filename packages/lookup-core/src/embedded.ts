@@ -2,6 +2,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { AnswerCacheOptions } from './cache.js';
 import { preparedStatements } from './pglite-prepared.js';
+import { queryText } from './pglite-text-query.js';
 import type { Database, Queryable } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
 import type { LookupStore } from './types.js';
@@ -31,7 +32,10 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
     options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
   const db: Database = {
     ...queryable(pg),
-    transaction: (fn) => pg.transaction((tx) => fn(queryable(tx))),
+    transaction: (fn) =>
+      pg.transaction((tx) =>
+        fn({ ...queryable(tx), queryText: (sql, params) => queryText(pg, sql, params) }),
+      ),
     close: () => pg.close(),
     prepared: preparedStatements(pg),
   };

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { type AnswerCacheOptions, cacheWanted } from './cache.js';
 import { listenForChanges } from './change-feed.js';
-import type { Database, Queryable } from './sql/db.js';
+import type { Database, Queryable, Transaction } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
 import type { LookupStore } from './types.js';
 
@@ -43,6 +43,16 @@ const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
   },
 });
 
+/** Every column as the server sent it: text, not parsed into numbers or dates. */
+const AS_TEXT = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
+
+const transaction = (client: pg.PoolClient): Transaction => ({
+  ...queryable(client),
+  queryText: async <Row>(sql: string, params: string[]) =>
+    (await client.query({ name: statementName(sql), text: sql, values: params, types: AS_TEXT }))
+      .rows as Row[],
+});
+
 /** Opens a store on a PostgreSQL server, applying pending migrations. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<LookupStore> {
   const owned = 'connectionString' in options;
@@ -70,7 +80,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       };
       try {
         await client.query('BEGIN');
-        const result = await fn(queryable(client));
+        const result = await fn(transaction(client));
         await client.query('COMMIT');
         release();
         return result;

@@ -9,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { preparedStatements } from '../src/pglite-prepared.js';
+import { queryText } from '../src/pglite-text-query.js';
 import type { Database, Queryable } from '../src/sql/db.js';
 import { openSqlStore } from '../src/sql/store.js';
 import { session } from './support/events.js';
@@ -135,7 +136,10 @@ describe('embedded store', () => {
     return recording({
       ...queryable(lite),
       prepared: preparedStatements(lite),
-      transaction: (fn) => lite.transaction((tx) => fn(queryable(tx))),
+      transaction: (fn) =>
+        lite.transaction((tx) =>
+          fn({ ...queryable(tx), queryText: (sql, params) => queryText(lite, sql, params) }),
+        ),
       close: () => lite.close(),
     });
   });
@@ -164,7 +168,8 @@ describe('PostgreSQL store', requires(database.missing), () => {
         const client = await pool.connect();
         try {
           await client.query('BEGIN');
-          const result = await fn(queryable(client));
+          const statements = queryable(client);
+          const result = await fn({ ...statements, queryText: statements.query });
           await client.query('COMMIT');
           return result;
         } catch (error) {

@@ -6,9 +6,18 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** The statements of one transaction. */
+export interface Transaction extends Queryable {
+  /**
+   * One parameterised statement whose parameters are all text, every column read back as text
+   * (SQL NULL as null): how ingest sends a batch, whose parameters run to tens of megabytes.
+   */
+  queryText<Row>(sql: string, params: string[]): Promise<Row[]>;
+}
+
 export interface Database extends Queryable {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /**
    * A constant statement run on every request: prepared once and then only bound and executed.

@@ -21,7 +21,7 @@ import {
   ValidatedLine,
 } from './batch-rows.js';
 import { CHANGES_CHANNEL, encodeChange, splitChange } from './changes.js';
-import type { Database, Queryable } from './db.js';
+import type { Database, Queryable, Transaction } from './db.js';
 
 /**
  * The events a statement adds to the aggregates: a query yielding event rows (with `page_count`),
@@ -214,13 +214,13 @@ const eventKey = (e: EventKey) => JSON.stringify([e.workspace, e.type, e.id]);
  * fails (`isFreshConflict`) when an id is already stored.
  */
 async function writeBatch(
-  tx: Queryable,
+  tx: Transaction,
   events: BatchRow[],
   parameters: string[],
   allNew: boolean,
 ) {
   await tx.query(BATCH_SETTINGS);
-  const kept = await tx.query<EventKey>(allNew ? WRITE_FRESH : WRITE_NEW, parameters);
+  const kept = await tx.queryText<EventKey>(allNew ? WRITE_FRESH : WRITE_NEW, parameters);
   const keptKeys = new Set(kept.map(eventKey));
   const fresh = kept.length === 0 ? events : events.filter((e) => !keptKeys.has(eventKey(e)));
   const stored = kept.length === 0 ? [] : events.filter((e) => keptKeys.has(eventKey(e)));
@@ -251,7 +251,7 @@ async function writeBatch(
       id: e.id,
     });
     await tx.query(DELETE_EVENTS, [JSON.stringify(replaced.map(keyOf))]);
-    await tx.query(WRITE_REPLACEMENTS, batchParameters(replaced.map((r) => r.event)));
+    await tx.queryText(WRITE_REPLACEMENTS, batchParameters(replaced.map((r) => r.event)));
     await recompute(tx, replaced);
   }
   const notices = changesOf([...fresh, ...replaced.flatMap((r) => [r.old, r.event])]);
