@@ -32,6 +32,8 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
     options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
   const db: Database = {
     ...queryable(pg),
+    // `queryText` speaks to `pg` itself: the open transaction holds PGlite's locks meanwhile, and
+    // its protocol entry point takes none.
     transaction: (fn) =>
       pg.transaction((tx) =>
         fn({ ...queryable(tx), queryText: (sql, params) => queryText(pg, sql, params) }),

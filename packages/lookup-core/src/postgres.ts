@@ -46,7 +46,7 @@ const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
 /** Every column as the server sent it: text, not parsed into numbers or dates. */
 const AS_TEXT = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
 
-const transaction = (client: pg.PoolClient): Transaction => ({
+const transactionOn = (client: pg.PoolClient): Transaction => ({
   ...queryable(client),
   queryText: async <Row>(sql: string, params: string[]) =>
     (await client.query({ name: statementName(sql), text: sql, values: params, types: AS_TEXT }))
@@ -80,7 +80,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       };
       try {
         await client.query('BEGIN');
-        const result = await fn(transaction(client));
+        const result = await fn(transactionOn(client));
         await client.query('COMMIT');
         release();
         return result;
