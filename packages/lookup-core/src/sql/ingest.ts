@@ -39,9 +39,12 @@ const AGGREGATED = `workspace, type, id, domain, company_name, industry, email, 
  * The order a batch's events are inserted in: company by company, so the heap keeps each
  * company's events together and the per-company index takes its new keys in order (at 1,000,000
  * sessions on PostgreSQL, with the visitors below inserted in key order too: database CPU 41.6 s
- * against 33.9 s, ingest 48.2 s against 40.7 s).
+ * against 33.9 s, ingest 48.2 s against 40.7 s). The domain leads the sort key: a batch usually
+ * holds one workspace, and a leading key that is the same in every row leaves the sort's
+ * abbreviated keys (its first bytes, compared as one integer) telling nothing apart. Sorting
+ * 100,000 events took 70-75 ms against 185 ms with the workspace first.
  */
-const IN_COMPANY_ORDER = 'ORDER BY workspace, domain, seen_from';
+const IN_COMPANY_ORDER = 'ORDER BY domain, workspace, seen_from';
 /** Every stored event of the companies / contacts listed as JSON in `$1` (recomputation). */
 const STORED_OF_COMPANIES: Source = `SELECT e.* FROM events e
   JOIN jsonb_to_recordset($1::jsonb) AS k(workspace text, domain text) ON e.workspace = k.workspace AND e.domain = k.domain`;
