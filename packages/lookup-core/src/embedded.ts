@@ -26,11 +26,9 @@ const queryable = (pg: PgliteLike): Queryable => ({
   },
 });
 
-/** Opens (creating and migrating when needed) an embedded store. Takes one to a few seconds. */
-export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<LookupStore> {
-  const pg =
-    options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
-  const db: Database = {
+/** The store's database operations over `pg`. */
+export function pgliteDatabase(pg: PGlite): Database {
+  return {
     ...queryable(pg),
     // `queryText` speaks to `pg` itself: the open transaction holds PGlite's locks meanwhile, and
     // its protocol entry point takes none.
@@ -41,5 +39,14 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
     close: () => pg.close(),
     prepared: preparedStatements(pg),
   };
-  return openSqlStore(db, options.cache === undefined ? {} : { cache: options.cache });
+}
+
+/** Opens (creating and migrating when needed) an embedded store. Takes one to a few seconds. */
+export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<LookupStore> {
+  const pg =
+    options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
+  return openSqlStore(
+    pgliteDatabase(pg),
+    options.cache === undefined ? {} : { cache: options.cache },
+  );
 }

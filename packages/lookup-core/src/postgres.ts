@@ -35,9 +35,16 @@ function statementName(sql: string): string {
   return name;
 }
 
+/** `sql` as the named statement it is prepared as, with its parameters. */
+const statement = (sql: string, values: unknown[]) => ({
+  name: statementName(sql),
+  text: sql,
+  values,
+});
+
 const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
   query: async <Row>(sql: string, params: unknown[] = []) =>
-    (await client.query({ name: statementName(sql), text: sql, values: params })).rows as Row[],
+    (await client.query(statement(sql, params))).rows as Row[],
   exec: async (sql: string) => {
     await client.query(sql);
   },
@@ -49,8 +56,7 @@ const AS_TEXT = { getTypeParser: () => (text: string) => text } as unknown as pg
 const transactionOn = (client: pg.PoolClient): Transaction => ({
   ...queryable(client),
   queryText: async <Row>(sql: string, params: string[]) =>
-    (await client.query({ name: statementName(sql), text: sql, values: params, types: AS_TEXT }))
-      .rows as Row[],
+    (await client.query({ ...statement(sql, params), types: AS_TEXT })).rows as Row[],
 });
 
 /** Opens a store on a PostgreSQL server, applying pending migrations. */
@@ -95,14 +101,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       }
     },
     prepared: async (sql, params) =>
-      (
-        await pool.query<Array<string | null>>({
-          name: statementName(sql),
-          text: sql,
-          values: params,
-          rowMode: 'array',
-        })
-      ).rows,
+      (await pool.query<Array<string | null>>({ ...statement(sql, params), rowMode: 'array' }))
+        .rows,
     close: async () => {
       // pool.end() resolves before its clients' sockets have closed; a server ending them in that
       // window (restart, DROP DATABASE ... WITH (FORCE)) must still not crash the process, so an

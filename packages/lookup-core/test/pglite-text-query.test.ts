@@ -41,11 +41,13 @@ describe('queryText on PGlite', () => {
   });
 
   it('returns every row of a set, and none for a statement without rows', async () => {
-    const rows = await pg.transaction(async () => {
-      await queryText(pg, 'CREATE TEMP TABLE t (k text PRIMARY KEY)', []);
-      await queryText(pg, 'INSERT INTO t SELECT unnest($1::text[])', ['{a,"b,c",d}']);
-      return queryText<{ k: string }>(pg, 'SELECT k FROM t ORDER BY k', []);
-    });
+    const [created, inserted, rows] = await pg.transaction(async () => [
+      await queryText(pg, 'CREATE TEMP TABLE t (k text PRIMARY KEY)', []),
+      await queryText(pg, 'INSERT INTO t SELECT unnest($1::text[])', ['{a,"b,c",d}']),
+      await queryText<{ k: string }>(pg, 'SELECT k FROM t ORDER BY k', []),
+    ]);
+    expect(created).toEqual([]);
+    expect(inserted).toEqual([]);
     expect(rows).toEqual([{ k: 'a' }, { k: 'b,c' }, { k: 'd' }]);
   });
 

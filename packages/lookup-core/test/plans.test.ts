@@ -8,8 +8,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { preparedStatements } from '../src/pglite-prepared.js';
-import { queryText } from '../src/pglite-text-query.js';
+import { pgliteDatabase } from '../src/embedded.js';
 import type { Database, Queryable } from '../src/sql/db.js';
 import { openSqlStore } from '../src/sql/store.js';
 import { session } from './support/events.js';
@@ -124,24 +123,7 @@ function describePlans(open: () => Promise<Database & { recorded: Recorded[] }>)
 
 describe('embedded store', () => {
   describePlans(async () => {
-    const lite = await PGlite.create();
-    const queryable = (
-      q: PGlite | Parameters<Parameters<PGlite['transaction']>[0]>[0],
-    ): Queryable => ({
-      query: async (sql, params) => (await q.query(sql, params)).rows as never,
-      exec: async (sql) => {
-        await q.exec(sql);
-      },
-    });
-    return recording({
-      ...queryable(lite),
-      prepared: preparedStatements(lite),
-      transaction: (fn) =>
-        lite.transaction((tx) =>
-          fn({ ...queryable(tx), queryText: (sql, params) => queryText(lite, sql, params) }),
-        ),
-      close: () => lite.close(),
-    });
+    return recording(pgliteDatabase(await PGlite.create()));
   });
 });
 
