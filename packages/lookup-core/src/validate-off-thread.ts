@@ -10,15 +10,11 @@ import {
   type EncodedRows,
   type ParsedRow,
   type ParsedVersion,
-  ValidatedLine,
+  ValidatedLines,
   withRows,
 } from './sql/batch-rows.js';
 
-type Item = string | UnreadableLine | ValidatedLine;
-
-/** Lines the worker validates: blank ones are left for `ingest` to skip and count. */
-const toValidate = (item: string | UnreadableLine): item is string =>
-  typeof item === 'string' && item.trim() !== '';
+type Item = UnreadableLine | ValidatedLines;
 
 /** Lines sent to the worker at a time. */
 const CHUNK_LINES = 2_000;
@@ -31,9 +27,9 @@ const workerModule = () =>
   );
 
 /**
- * The items of `source` in order: each non-blank string as a `ValidatedLine`; blank strings and
- * `UnreadableLine`s as they are. An `UnreadableLine` is passed on only after everything before
- * it, and before the next line is read, so its bytes can still be streamed from the source.
+ * The items of `source` in order: runs of strings as `ValidatedLines`, and each `UnreadableLine` as
+ * it is. An `UnreadableLine` is passed on only after everything before it, and before the next
+ * line is read, so its bytes can still be streamed from the source.
  *
  * Up to `linesAhead` lines (and a quarter more) are validated ahead of those taken, which bounds
  * memory. Give it the batch size: the embedded store writes a batch on this thread, blocking it,
@@ -56,7 +52,7 @@ export async function* validatedOffThread(
   });
   const waiting = new Map<
     number,
-    { resolve: (r: ParsedRow[]) => void; reject: (e: Error) => void }
+    { resolve: (r: Array<ParsedRow | null>) => void; reject: (e: Error) => void }
   >();
   /** Why the worker stopped, once it has: later chunks fail at once rather than wait forever. */
   let stopped: Error | undefined;
@@ -67,7 +63,15 @@ export async function* validatedOffThread(
   };
   worker.on(
     'message',
-    ({ id, parsed, rows }: { id: number; parsed: ParsedVersion[]; rows: EncodedRows }) => {
+    ({
+      id,
+      parsed,
+      rows,
+    }: {
+      id: number;
+      parsed: Array<ParsedVersion | null>;
+      rows: EncodedRows;
+    }) => {
       waiting.get(id)?.resolve(withRows(parsed, rows));
       waiting.delete(id);
     },
@@ -76,33 +80,27 @@ export async function* validatedOffThread(
   worker.on('exit', (code) => fail(new Error(`the validation thread stopped (exit code ${code})`)));
 
   let nextId = 0;
-  const validate = (chunk: Array<string | UnreadableLine>): Promise<Item[]> => {
-    const lines = chunk.filter(toValidate);
+  const validate = (lines: string[]): Promise<ValidatedLines> => {
     const id = nextId++;
-    const results = new Promise<ParsedRow[]>((resolve, reject) => {
+    const results = new Promise<Array<ParsedRow | null>>((resolve, reject) => {
       if (stopped) reject(stopped);
       else waiting.set(id, { resolve, reject });
     });
     if (!stopped) worker.postMessage({ id, lines });
-    const validated = results.then((parsed) => {
-      let next = 0;
-      return chunk.map((item) =>
-        toValidate(item) ? new ValidatedLine(item, parsed[next++] as ParsedRow) : item,
-      );
-    });
+    const validated = results.then((parsed) => new ValidatedLines(lines, parsed));
     // Awaited in order below; until then a failure must not count as unhandled.
     validated.catch(() => {});
     return validated;
   };
 
-  const inFlight: Array<Promise<Item[]>> = [];
-  let chunk: Array<string | UnreadableLine> = [];
+  const inFlight: Array<Promise<ValidatedLines>> = [];
+  let chunk: string[] = [];
   try {
     for await (const item of source) {
       if (item instanceof UnreadableLine) {
         if (chunk.length > 0) inFlight.push(validate(chunk));
         chunk = [];
-        while (inFlight.length > 0) yield* await (inFlight.shift() as Promise<Item[]>);
+        while (inFlight.length > 0) yield await (inFlight.shift() as Promise<ValidatedLines>);
         yield item;
         continue;
       }
@@ -110,10 +108,11 @@ export async function* validatedOffThread(
       if (chunk.length < CHUNK_LINES) continue;
       inFlight.push(validate(chunk));
       chunk = [];
-      if (inFlight.length >= chunksInFlight) yield* await (inFlight.shift() as Promise<Item[]>);
+      if (inFlight.length >= chunksInFlight)
+        yield await (inFlight.shift() as Promise<ValidatedLines>);
     }
     if (chunk.length > 0) inFlight.push(validate(chunk));
-    while (inFlight.length > 0) yield* await (inFlight.shift() as Promise<Item[]>);
+    while (inFlight.length > 0) yield await (inFlight.shift() as Promise<ValidatedLines>);
   } finally {
     worker.removeAllListeners('exit');
     await worker.terminate();

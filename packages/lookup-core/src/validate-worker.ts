@@ -4,12 +4,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ParseOptions } from './events.js';
-import { parseVersions } from './sql/batch-rows.js';
+import { parseLines } from './sql/batch-rows.js';
 
 const options = workerData as ParseOptions;
 
 parentPort?.on('message', ({ id, lines }: { id: number; lines: string[] }) => {
-  const { parsed, rows } = parseVersions(lines, options);
+  const { parsed, rows } = parseLines(lines, options);
   // The offsets move rather than copy; the strings are copied either way.
   parentPort?.postMessage({ id, parsed, rows }, [rows.ends.buffer]);
 });

@@ -3,7 +3,9 @@
  * malformed, oversized, mis-encoded and out-of-range lines, read by the NDJSON reader and ingested.
  * Every line ends accepted (stored, unchanged or replaced) or rejected, never both, never neither;
  * exactly the hostile lines are rejected; and the stored aggregates equal a recount, done here in
- * plain code, of the last accepted version of each event.
+ * plain code, of the last accepted version of each event. Each file is ingested both as
+ * `store.ingest` takes lines from its caller (validated on the ingesting thread) and as
+ * `service-lookup ingest` hands them over (validated on the validation thread, in chunks).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +15,8 @@ import {
   openEmbeddedStore,
   openPostgresStore,
 } from '../src/index.js';
-import { readNdjson } from '../src/ndjson.js';
+import { readNdjson, type UnreadableLine } from '../src/ndjson.js';
+import { validatedOffThread } from '../src/validate-off-thread.js';
 import { linkedin, session } from './support/events.js';
 import { createTestDatabase, requires } from './support/postgres.js';
 
@@ -155,6 +158,15 @@ async function* inChunks(bytes: Buffer, size: number) {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
+type Lines = AsyncIterable<string | UnreadableLine>;
+/** The two ways lines reach `store.ingest`. */
+const ways: Record<string, (lines: Lines) => AsyncIterable<unknown>> = {
+  'validated on the ingesting thread': (lines) => lines,
+  // A chunk holds every line up to the next unreadable one, so it ends several batches of 4.
+  'validated on the validation thread': (lines) =>
+    validatedOffThread(lines, { now: Date.now() }, 4),
+};
+
 function describeEventsFiles(openStore: () => Promise<LookupStore>) {
   let store: LookupStore;
   let runs = 0;
@@ -163,45 +175,51 @@ function describeEventsFiles(openStore: () => Promise<LookupStore>) {
   });
   afterAll(() => store?.close());
 
-  it('every line is accepted or rejected, exactly the hostile ones rejected, aggregates = recount', async () => {
-    await fc.assert(
-      fc.asyncProperty(file, async ({ lines, chunk }) => {
-        const workspace = `file-${++runs}`;
-        const placed = lines.map(({ line, crlf }) => ({
-          ...line,
-          bytes: line.event ? utf8(JSON.stringify({ ...line.event, workspace })) : line.bytes,
-          crlf,
-        }));
-        const bytes = Buffer.concat(placed.flatMap((l) => [l.bytes, utf8(l.crlf ? '\r\n' : '\n')]));
-        // Hostile lines carry no workspace: they would land in `default`, and must land nowhere.
-        const result = await store.ingest(
-          readNdjson(inChunks(bytes, chunk), { maxLineBytes: MAX_LINE_BYTES }),
-          { batchSize: 4 },
-        );
-        const rejected = result.rejected.map((r) => r.line);
-        const accepted = result.ingested + result.unchanged + result.replaced;
-        expect(accepted + rejected.length).toBe(lines.length);
-        const hostileLines = placed.flatMap((l, i) => (l.event ? [] : [i + 1]));
-        expect(rejected).toEqual(hostileLines);
-        const expected = recount(placed.flatMap((l) => (l.event ? [l.event] : [])));
-        const stored = new Map<string, Recount>();
-        for await (const { company } of store.readAggregates({ workspace })) {
-          stored.set(company.domain, {
-            sessions: company.sessions,
-            activeSeconds: company.activeSeconds,
-            pageViews: company.pageViews,
-            visitors: company.visitors,
-            impressions: company.linkedin.impressions,
-            clicks: company.linkedin.clicks,
-            firstSeen: company.firstSeen,
-            lastSeen: company.lastSeen,
-          });
-        }
-        expect(stored).toEqual(expected);
-      }),
-      { seed: 1414, numRuns: 40 },
-    );
-  }, 180_000);
+  it.each(Object.entries(ways))(
+    'every line is accepted or rejected, exactly the hostile ones rejected, aggregates = recount (%s)',
+    async (_, through) => {
+      await fc.assert(
+        fc.asyncProperty(file, async ({ lines, chunk }) => {
+          const workspace = `file-${++runs}`;
+          const placed = lines.map(({ line, crlf }) => ({
+            ...line,
+            bytes: line.event ? utf8(JSON.stringify({ ...line.event, workspace })) : line.bytes,
+            crlf,
+          }));
+          const bytes = Buffer.concat(
+            placed.flatMap((l) => [l.bytes, utf8(l.crlf ? '\r\n' : '\n')]),
+          );
+          // Hostile lines carry no workspace: they would land in `default`, and must land nowhere.
+          const result = await store.ingest(
+            through(readNdjson(inChunks(bytes, chunk), { maxLineBytes: MAX_LINE_BYTES })),
+            { batchSize: 4 },
+          );
+          const rejected = result.rejected.map((r) => r.line);
+          const accepted = result.ingested + result.unchanged + result.replaced;
+          expect(accepted + rejected.length).toBe(lines.length);
+          const hostileLines = placed.flatMap((l, i) => (l.event ? [] : [i + 1]));
+          expect(rejected).toEqual(hostileLines);
+          const expected = recount(placed.flatMap((l) => (l.event ? [l.event] : [])));
+          const stored = new Map<string, Recount>();
+          for await (const { company } of store.readAggregates({ workspace })) {
+            stored.set(company.domain, {
+              sessions: company.sessions,
+              activeSeconds: company.activeSeconds,
+              pageViews: company.pageViews,
+              visitors: company.visitors,
+              impressions: company.linkedin.impressions,
+              clicks: company.linkedin.clicks,
+              firstSeen: company.firstSeen,
+              lastSeen: company.lastSeen,
+            });
+          }
+          expect(stored).toEqual(expected);
+        }),
+        { seed: 1414, numRuns: 40 },
+      );
+    },
+    180_000,
+  );
 
   it('the default workspace received nothing from the hostile lines', async () => {
     const defaults: ObservedCompany[] = [];

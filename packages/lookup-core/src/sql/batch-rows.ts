@@ -182,15 +182,17 @@ const versionOf = ({ workspace, type, id, hash, domain, email }: StoredEvent): E
 });
 
 /**
- * Validates events (`parseEvent`) and encodes those that are valid; `parsed[i]` answers `inputs[i]`.
+ * Validates NDJSON lines (`parseEvent`) and encodes the valid events; `parsed[i]` answers
+ * `lines[i]`, null for a blank line (ingest skips it, still counting it).
  */
-export function parseVersions(
-  inputs: unknown[],
+export function parseLines(
+  lines: string[],
   options: ParseOptions,
-): { parsed: ParsedVersion[]; rows: EncodedRows } {
-  const encoder = new RowEncoder(inputs.length);
-  const parsed = inputs.map((input): ParsedVersion => {
-    const result = parseEvent(input, options);
+): { parsed: Array<ParsedVersion | null>; rows: EncodedRows } {
+  const encoder = new RowEncoder(lines.length);
+  const parsed = lines.map((line): ParsedVersion | null => {
+    if (line.trim() === '') return null;
+    const result = parseEvent(line, options);
     if (!result.ok) return result;
     return { ok: true, version: { ...versionOf(result.event), index: encoder.add(result.event) } };
   });
@@ -200,22 +202,30 @@ export function parseVersions(
 export type ParsedRow = { ok: true; row: BatchRow } | { ok: false; reason: string };
 
 /**
- * A line and what validating and encoding it gave (`validatedOffThread`); `ingest` takes it as it
- * is. Kept here, with the rows it carries, so ingest does not depend on the thread that made it.
+ * Consecutive lines and what validating and encoding each gave (`validatedOffThread`):
+ * `results[i]` answers `lines[i]`, null for a blank line. `ingest` takes them as they are, a chunk
+ * at a time: handing them over one line at a time cost the ingesting thread an await per line.
+ * Kept here, with the rows it carries, so ingest does not depend on the thread that made it.
  */
-export class ValidatedLine {
-  readonly line: string;
-  readonly result: ParsedRow;
-  constructor(line: string, result: ParsedRow) {
-    this.line = line;
-    this.result = result;
+export class ValidatedLines {
+  readonly lines: string[];
+  readonly results: Array<ParsedRow | null>;
+  constructor(lines: string[], results: Array<ParsedRow | null>) {
+    this.lines = lines;
+    this.results = results;
   }
 }
 
 /** Gives parsed versions their encoded rows, making them batch rows (in place). */
-export function withRows(parsed: ParsedVersion[], rows: EncodedRows): ParsedRow[] {
-  for (const p of parsed) if (p.ok) (p.version as BatchRow).rows = rows;
-  return parsed.map((p) => (p.ok ? { ok: true, row: p.version as BatchRow } : p));
+export function withRows(
+  parsed: Array<ParsedVersion | null>,
+  rows: EncodedRows,
+): Array<ParsedRow | null> {
+  return parsed.map((p) => {
+    if (p === null || !p.ok) return p;
+    (p.version as BatchRow).rows = rows;
+    return { ok: true, row: p.version as BatchRow };
+  });
 }
 
 /** The slice of column `c` holding rows `first` to `last` of `rows`. */

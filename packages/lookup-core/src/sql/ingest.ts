@@ -18,7 +18,7 @@ import {
   type EventVersion,
   type ParsedRow,
   RowEncoder,
-  ValidatedLine,
+  ValidatedLines,
 } from './batch-rows.js';
 import { CHANGES_CHANNEL, encodeChange, splitChange } from './changes.js';
 import type { Database, Queryable, Transaction } from './db.js';
@@ -209,7 +209,8 @@ const NOTIFY = 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload
 type Existing = EventVersion;
 
 type EventKey = { workspace: string; type: string; id: string };
-const eventKey = (e: EventKey) => JSON.stringify([e.workspace, e.type, e.id]);
+/** An event's key as one string: NUL cannot occur in stored text (`parseEvent` rejects it). */
+const eventKey = (e: EventKey) => `${e.workspace}\0${e.type}\0${e.id}`;
 
 /**
  * Stores one batch (ids unique within it), given as its events and their `batchParameters`;
@@ -242,7 +243,10 @@ async function writeBatch(
       const old = existing.get(eventKey(event));
       // The insert met this id, so it is stored; only another process replacing it at the same
       // moment could hide it, and then this ingest stops (nothing of the batch is kept).
-      if (old === undefined) throw new Error(`event ${eventKey(event)} changed during ingest`);
+      if (old === undefined)
+        throw new Error(
+          `event ${JSON.stringify([event.workspace, event.type, event.id])} changed during ingest`,
+        );
       if (old.hash === event.hash) unchanged++;
       else replaced.push({ old, event });
     }
@@ -488,33 +492,50 @@ export async function ingestEvents(
 
   async function readAll() {
     for await (const item of source) {
-      const line = ++progress.read;
-      if (typeof item === 'string' && item.trim() === '') continue;
+      if (item instanceof ValidatedLines) {
+        const { lines, results } = item;
+        for (let i = 0; i < lines.length; i++) {
+          // Awaited only when the line is rejected or ends a batch: an await per line cost the
+          // ingesting thread a turn of the event loop's microtasks per line.
+          const waited = take(lines[i], results[i] as ParsedRow | null);
+          if (waited) await waited;
+        }
+        continue;
+      }
       if (item instanceof UnreadableLine) {
-        await reject(line, item.reason, item);
+        await reject(++progress.read, item.reason, item);
         continue;
       }
-      // Lines validated off this thread (`validatedOffThread`) come with their result.
-      const raw = item instanceof ValidatedLine ? item.line : item;
-      const parsed = item instanceof ValidatedLine ? item.result : parsedHere(item);
-      if (!parsed.ok) {
-        await reject(line, parsed.reason, raw);
-        continue;
-      }
-      const key = eventKey(parsed.row);
-      const first = batch.get(key);
-      if (first?.event.hash === parsed.row.hash) {
-        // An exact repeat changes nothing, and need not end the batch.
-        first.repeats.push({ line, raw });
-      } else {
-        // A second version of an id within one batch is applied after the first, as a replacement.
-        if (first !== undefined) await flush();
-        batch.set(key, { line, raw, event: parsed.row, repeats: [] });
-      }
-      batchLines++;
-      batchChars += typeof raw === 'string' ? raw.length : 0;
-      if (batchLines >= batchLimit || batchChars >= MAX_BATCH_INPUT_CHARS) await flush();
+      const blank = typeof item === 'string' && item.trim() === '';
+      const waited = take(item, blank ? null : parsedHere(item));
+      if (waited) await waited;
     }
     await flush();
+  }
+
+  /**
+   * Takes the next line (`parsed` is null for a blank one) into the batch; answers a promise when
+   * the line is rejected or a batch is flushed.
+   */
+  function take(raw: unknown, parsed: ParsedRow | null): Promise<void> | undefined {
+    const line = ++progress.read;
+    if (parsed === null) return undefined;
+    if (!parsed.ok) return reject(line, parsed.reason, raw);
+    const key = eventKey(parsed.row);
+    const first = batch.get(key);
+    // A second version of an id within one batch is applied after the first, as a replacement.
+    if (first !== undefined && first.event.hash !== parsed.row.hash)
+      return flush().then(() => hold(line, raw, key, parsed.row, undefined));
+    return hold(line, raw, key, parsed.row, first);
+  }
+
+  /** Holds an event in the batch (`first`: the same id and content already held); may flush. */
+  function hold(line: number, raw: unknown, key: string, event: BatchRow, first?: Pending) {
+    // An exact repeat changes nothing, and need not end the batch.
+    if (first !== undefined) first.repeats.push({ line, raw });
+    else batch.set(key, { line, raw, event, repeats: [] });
+    batchLines++;
+    batchChars += typeof raw === 'string' ? raw.length : 0;
+    return batchLines >= batchLimit || batchChars >= MAX_BATCH_INPUT_CHARS ? flush() : undefined;
   }
 }
