@@ -59,22 +59,17 @@ const transactionOn = (client: pg.PoolClient): Transaction => ({
     (await client.query({ ...statement(sql, params), types: AS_TEXT })).rows as Row[],
 });
 
-/** Opens a store on a PostgreSQL server, applying pending migrations. */
-export async function openPostgresStore(options: PostgresStoreOptions): Promise<LookupStore> {
-  const owned = 'connectionString' in options;
-  const pool = owned
-    ? new pg.Pool({
-        connectionString: options.connectionString,
-        max: options.maxConnections ?? 10,
-        connectionTimeoutMillis: 5_000,
-      })
-    : options.pool;
+/**
+ * The store's database operations over `pool`: named statements, transactions on one client, and
+ * `close` ending the pool when the store `owns` it (a pool passed in gets its own listeners back).
+ */
+export function postgresDatabase(pool: pg.Pool, owned: boolean): Database {
   // An idle client losing its server (restart, failover) must not crash the process; the pool
   // drops that client and the next query connects afresh.
   const ignoreConnectionError = () => {};
 
   pool.on('error', ignoreConnectionError);
-  const db: Database = {
+  return {
     ...queryable(pool),
     async transaction(fn) {
       const client = await pool.connect();
@@ -111,6 +106,19 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       else pool.off('error', ignoreConnectionError);
     },
   };
+}
+
+/** Opens a store on a PostgreSQL server, applying pending migrations. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<LookupStore> {
+  const owned = 'connectionString' in options;
+  const pool = owned
+    ? new pg.Pool({
+        connectionString: options.connectionString,
+        max: options.maxConnections ?? 10,
+        connectionTimeoutMillis: 5_000,
+      })
+    : options.pool;
+  const db = postgresDatabase(pool, owned);
   const config: pg.ClientConfig = owned
     ? { connectionString: options.connectionString, connectionTimeoutMillis: 5_000 }
     : pool.options;

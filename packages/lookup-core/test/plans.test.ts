@@ -9,7 +9,8 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgliteDatabase } from '../src/embedded.js';
-import type { Database, Queryable } from '../src/sql/db.js';
+import { postgresDatabase } from '../src/postgres.js';
+import type { Database } from '../src/sql/db.js';
 import { openSqlStore } from '../src/sql/store.js';
 import { session } from './support/events.js';
 import { createTestDatabase, requires } from './support/postgres.js';
@@ -24,9 +25,7 @@ interface Recorded {
 }
 
 /** A Database over `base` that records every statement run outside a transaction. */
-function recording(
-  base: Queryable & Pick<Database, 'prepared' | 'transaction' | 'close'>,
-): Database & { recorded: Recorded[] } {
+function recording(base: Database): Database & { recorded: Recorded[] } {
   const recorded: Recorded[] = [];
   return {
     recorded,
@@ -132,36 +131,8 @@ describe('PostgreSQL store', requires(database.missing), () => {
   afterAll(() => database.drop());
   describePlans(async () => {
     // One connection, so the SET plan_cache_mode and the EXPLAINs after it share a session.
-    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
-    // Dropping the database at the end ends idle connections the pool is still closing.
-    pool.on('error', () => {});
-    const queryable = (q: pg.Pool | pg.PoolClient): Queryable => ({
-      query: async (sql, params) => (await q.query(sql, params)).rows,
-      exec: async (sql) => {
-        await q.query(sql);
-      },
-    });
-    return recording({
-      ...queryable(pool),
-      prepared: async (sql, params) =>
-        (await pool.query<Array<string | null>>({ text: sql, values: params, rowMode: 'array' }))
-          .rows,
-      transaction: async (fn) => {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          const statements = queryable(client);
-          const result = await fn({ ...statements, queryText: statements.query });
-          await client.query('COMMIT');
-          return result;
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw error;
-        } finally {
-          client.release();
-        }
-      },
-      close: () => pool.end(),
-    });
+    return recording(
+      postgresDatabase(new pg.Pool({ connectionString: database.url, max: 1 }), true),
+    );
   });
 });

@@ -525,7 +525,7 @@ export async function ingestEvents(
     const first = batch.get(key);
     // A second version of an id within one batch is applied after the first, as a replacement.
     if (first !== undefined && first.event.hash !== parsed.row.hash)
-      return flush().then(() => hold(line, raw, key, parsed.row, undefined));
+      return flush().then(() => hold(line, raw, key, parsed.row));
     return hold(line, raw, key, parsed.row, first);
   }
 
