@@ -186,10 +186,15 @@ function firstExample(dir) {
 async function rehearse(pm, registry) {
   const dir = project(`with-${pm}`, registry);
   const env = registryEnv(registry);
+  // Package documents are fetched anew (npm --prefer-online, pnpm a metadata cache of its own): a
+  // port used again by a later rehearsal must not serve an earlier run's (same version, other tarball).
   const install = (name) =>
     pm === 'npm'
-      ? run('npm', ['install', '--no-audit', '--no-fund', name], { cwd: dir, env })
-      : run('pnpm', ['add', name], { cwd: dir, env });
+      ? run('npm', ['install', '--prefer-online', '--no-audit', '--no-fund', name], {
+          cwd: dir,
+          env,
+        })
+      : run('pnpm', ['add', '--cache-dir', join(dir, '.pnpm-cache'), name], { cwd: dir, env });
   // npx -p finds the package in the project's node_modules; pnpm runs the project's bins itself.
   const bin = (name, command) =>
     pm === 'npm' ? ['npx', ['--yes', '-p', name, command]] : ['pnpm', ['exec', command]];
