@@ -110,7 +110,7 @@ async function lookup(origin) {
 async function startVerdaccio() {
   const bin = join(verdaccioDir, 'node_modules/.bin/verdaccio');
   if (!existsSync(bin)) {
-    // 6.8.0 is the newest that runs on Node 22; its node-fetch range needs the override.
+    // 6.8.0 with node-fetch 2.7.0 is the pair known to install and run on the Node versions we support.
     mkdirSync(verdaccioDir, { recursive: true });
     writeFileSync(
       join(verdaccioDir, 'package.json'),
@@ -250,13 +250,17 @@ async function rehearse(pm, registry) {
       ['first-example.mjs'],
       // The example's own default key; it listens on PORT (the README's 8787 may be taken here).
       { cwd: dir, env: { ...env, PORT: String(port), SERVICE_SECRET_KEY: '' } },
-      /ingested: (\d+)/,
+      /^(\{ ingested: .*\})$/m,
     );
+    // It prints what the README's comment says it prints.
+    const promised = /console\.log\(counts\); \/\/ (.*)$/m.exec(firstExample(dir))?.[1];
+    if (example.match[1] !== promised)
+      throw new Error(`printed ${example.match[1]}, the README says ${promised}`);
     for (let tries = 0; ; tries++) {
       try {
         const answer = await lookup(`http://127.0.0.1:${port}`);
         stop(example.child);
-        return `ingested ${example.match[1]}, ${answer.company.domain} answered`;
+        return `printed ${example.match[1]}, ${answer.company.domain} answered`;
       } catch (error) {
         if (tries > 50 || !/fetch failed/.test(error.message)) throw error;
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -270,7 +274,11 @@ async function main() {
   say(
     `packages at ${['lookup-client', 'lookup-core', 'crm-sync'].map((p) => `${p}@${version(p)}`).join(', ')}; work dir ${work}`,
   );
-  const { registry, npmrc } = await step('Verdaccio started', () => startVerdaccio());
+  const installed = existsSync(join(verdaccioDir, 'node_modules/.bin/verdaccio'));
+  const { registry, npmrc } = await step(
+    installed ? 'Verdaccio started' : `Verdaccio installed into ${verdaccioDir} and started`,
+    () => startVerdaccio(),
+  );
   await step('packages built', () => {
     run('pnpm', ['--filter', './packages/*', 'run', 'build'], { cwd: root });
   });
