@@ -49,6 +49,15 @@ describe('event.schema.json', () => {
     }
   });
 
+  it('accepts the example lines of EVENTS.md, as ingest does', () => {
+    const examples = [...read('../EVENTS.md').matchAll(/^```json\n(.*)\n```$/gm)].map((m) => m[1]);
+    expect(examples).toHaveLength(2);
+    for (const l of examples as string[]) {
+      expect(ingests(l), l).toBe(true);
+      expect(accepts(l), l).toBe(true);
+    }
+  });
+
   it('refuses malformed lines, as ingest does', () => {
     const s = (fields: Record<string, unknown>) => line(session('s1', at, fields));
     const l = (fields: Record<string, unknown>) => line(linkedin('l1', at, fields));
