@@ -1,7 +1,7 @@
 /**
- * The observed-activity event format (shared/spec/events.md): validation and the normal form the
- * store keeps. The normal form is what identity and the content hash are computed from, so
- * `https://www.Acme.com` and `acme.com`, or `Ann@X.com` and `ann@x.com`, are the same event.
+ * The observed-activity event format (EVENTS.md, event.schema.json): validation and the normal
+ * form the store keeps. The normal form is what identity and the content hash are computed from,
+ * so `https://www.Acme.com` and `acme.com`, or `Ann@X.com` and `ann@x.com`, are the same event.
  */
 import { hash } from 'node:crypto';
 import * as z from 'zod';
