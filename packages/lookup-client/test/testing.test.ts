@@ -59,6 +59,13 @@ describe('lookupHandlers', () => {
     ]);
   });
 
+  it('answers includeActivity written in the query as the server does', async () => {
+    const result = await client.lookup({ email: 'ada@acme.com', includeActivity: true });
+    expect(result.contacts).toEqual([
+      { ...contact, site_activity: [session], linkedin_activity: [engagement] },
+    ]);
+  });
+
   it('keeps each workspace to its own keys, and refuses unknown ones on every transport', async () => {
     await expect(client.lookup({ domain: 'globex.com' })).rejects.toBeInstanceOf(NotFoundError);
     const other = new LookupClient({ secretKey: OTHER_KEY, baseUrl, keyTransport: 'body' });

@@ -42,8 +42,11 @@ describe('lookup', () => {
     expectTypeOf(client.lookup).toBeCallableWith({});
     // @ts-expect-error an email must be a string
     expectTypeOf(client.lookup).toBeCallableWith({ email: undefined });
-    // @ts-expect-error includeActivity is an option, not part of the query
+    // @ts-expect-error includeActivity alone finds nothing
     expectTypeOf(client.lookup).toBeCallableWith({ includeActivity: true });
+    // @ts-expect-error per-call options do not go in the query
+    const misplaced = () => client.lookup({ domain: 'acme.com', timeout: 5 });
+    void misplaced;
     expectTypeOf<{ email: string }>().toExtend<LookupQuery>();
     expectTypeOf<{ name: string }>().not.toExtend<LookupQuery>();
   });
@@ -56,6 +59,23 @@ describe('lookup', () => {
     expectTypeOf(plain).returns.resolves.toEqualTypeOf<LookupResponse>();
     expectTypeOf(without).returns.resolves.toEqualTypeOf<LookupResponse>();
     expectTypeOf(withActivity).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
+    expectTypeOf(either).returns.resolves.toEqualTypeOf<
+      LookupResponse | LookupResponseWithActivity
+    >();
+  });
+
+  it('narrows the result on includeActivity written in the query, true in either place winning', () => {
+    const inQuery = () => client.lookup({ domain: 'acme.com', includeActivity: true });
+    const notInQuery = () => client.lookup({ domain: 'acme.com', includeActivity: false });
+    const inOptions = () =>
+      client.lookup({ domain: 'acme.com', includeActivity: false }, { includeActivity: true });
+    const overOptions = () =>
+      client.lookup({ domain: 'acme.com', includeActivity: true }, { includeActivity: false });
+    const either = () => client.lookup({ email: 'ada@acme.com', includeActivity: maybe });
+    expectTypeOf(inQuery).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
+    expectTypeOf(notInQuery).returns.resolves.toEqualTypeOf<LookupResponse>();
+    expectTypeOf(inOptions).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
+    expectTypeOf(overOptions).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
     expectTypeOf(either).returns.resolves.toEqualTypeOf<
       LookupResponse | LookupResponseWithActivity
     >();
