@@ -29,10 +29,7 @@ function withWorkspaceDependencies(packed, name) {
   return [name, ...needed.flatMap((dep) => withWorkspaceDependencies(packed, dep))];
 }
 
-/**
- * Installs `name` into the empty folder `dir` with npm run by `runtime`; resolves to the
- * milliseconds the install took.
- */
+/** Installs `name` into the empty folder `dir` with npm run by `runtime`; returns the milliseconds it took. */
 export function install(packed, name, dir, runtime) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{"name":"app","private":true}\n');
