@@ -51,34 +51,29 @@ describe('lookup', () => {
     expectTypeOf<{ name: string }>().not.toExtend<LookupQuery>();
   });
 
-  it('narrows the result on includeActivity', () => {
-    const plain = () => client.lookup({ domain: 'acme.com' });
-    const without = () => client.lookup({ domain: 'acme.com' }, { includeActivity: false });
-    const withActivity = () => client.lookup({ domain: 'acme.com' }, { includeActivity: true });
-    const either = () => client.lookup({ domain: 'acme.com' }, { includeActivity: maybe });
+  it('narrows the result on includeActivity, in the options or the query, true in either winning', () => {
+    const acme = { domain: 'acme.com' };
+    const plain = () => client.lookup(acme);
+    const without = () => client.lookup(acme, { includeActivity: false });
+    const notInQuery = () => client.lookup({ ...acme, includeActivity: false });
+    const withActivity = () => client.lookup(acme, { includeActivity: true });
+    const inQuery = () => client.lookup({ ...acme, includeActivity: true });
+    const inOptions = () =>
+      client.lookup({ ...acme, includeActivity: false }, { includeActivity: true });
+    const overOptions = () =>
+      client.lookup({ ...acme, includeActivity: true }, { includeActivity: false });
+    const either = () => client.lookup(acme, { includeActivity: maybe });
+    const eitherInQuery = () => client.lookup({ ...acme, includeActivity: maybe });
     expectTypeOf(plain).returns.resolves.toEqualTypeOf<LookupResponse>();
     expectTypeOf(without).returns.resolves.toEqualTypeOf<LookupResponse>();
-    expectTypeOf(withActivity).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
-    expectTypeOf(either).returns.resolves.toEqualTypeOf<
-      LookupResponse | LookupResponseWithActivity
-    >();
-  });
-
-  it('narrows the result on includeActivity written in the query, true in either place winning', () => {
-    const inQuery = () => client.lookup({ domain: 'acme.com', includeActivity: true });
-    const notInQuery = () => client.lookup({ domain: 'acme.com', includeActivity: false });
-    const inOptions = () =>
-      client.lookup({ domain: 'acme.com', includeActivity: false }, { includeActivity: true });
-    const overOptions = () =>
-      client.lookup({ domain: 'acme.com', includeActivity: true }, { includeActivity: false });
-    const either = () => client.lookup({ email: 'ada@acme.com', includeActivity: maybe });
-    expectTypeOf(inQuery).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
     expectTypeOf(notInQuery).returns.resolves.toEqualTypeOf<LookupResponse>();
+    expectTypeOf(withActivity).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
+    expectTypeOf(inQuery).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
     expectTypeOf(inOptions).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
     expectTypeOf(overOptions).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
-    expectTypeOf(either).returns.resolves.toEqualTypeOf<
-      LookupResponse | LookupResponseWithActivity
-    >();
+    type Either = LookupResponse | LookupResponseWithActivity;
+    expectTypeOf(either).returns.resolves.toEqualTypeOf<Either>();
+    expectTypeOf(eitherInQuery).returns.resolves.toEqualTypeOf<Either>();
   });
 
   it('gives activity arrays only to contacts of a lookup with activity', () => {
