@@ -1,59 +1,116 @@
-// Packs every public package, installs the tarballs into an empty folder outside the
-// workspace with npm, and loads each entry point with both `import` and `require`.
+// Proves each public package works as installed: packs every package, installs the tarballs into
+// empty projects with npm, and makes real calls through every entry under `import` and under
+// `require`, on the current Node.js and on the oldest supported one (install-check/runtimes.mjs).
+// lookup-client looks up against `service-lookup serve` started from the installed lookup-core;
+// lookup-core answers through toNodeListener; crm-sync plans a pipeline stage and its command
+// prints its version. One line per runtime, package and module format; exits 1 if any failed.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { install, onPath, packAll } from './install-check/projects.mjs';
+import { nodeRuntimes } from './install-check/runtimes.mjs';
+import { serve } from './install-check/serve.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
-const packagesDir = join(root, 'packages');
+const SAMPLE_EVENTS = new URL('../samples/events.ndjson', import.meta.url).pathname;
+const SAMPLE_KEY = 'sk_live_sample_default_000000000000000000';
+const CALL_TIMEOUT_MS = 120_000;
+const FORMATS = [
+  { name: 'import', loader: 'load.mjs' },
+  { name: 'require', loader: 'load.cjs' },
+];
+
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const failures = [];
+
+function report(runtime, what, outcome) {
+  const line = `${runtime.name.padEnd(12)} ${what.padEnd(42)}`;
+  if (outcome.error === undefined) {
+    console.log(`pass  ${line} ${outcome.timing}`);
+    return;
+  }
+  // The thrown error's own line where there is one, not the source line Node prints above it.
+  const headline = /^\w*Error\b.*$/m.exec(outcome.error)?.[0] ?? outcome.error.split('\n')[0];
+  console.log(`FAIL  ${line} ${headline}`);
+  failures.push(`${runtime.name}, ${what}:\n${outcome.error}`);
+}
+
+/** Runs `args` on `runtime` in `cwd`; the error text on failure. */
+function runOn(runtime, args, cwd, env) {
+  try {
+    const out = execFileSync(runtime.bin, args, {
+      cwd,
+      env: onPath(runtime, env),
+      timeout: CALL_TIMEOUT_MS,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return { out: out.toString() };
+  } catch (error) {
+    return { error: (error.stderr?.toString() || error.message).trim() };
+  }
+}
+
 const work = mkdtempSync(join(tmpdir(), 'service-sdk-install-'));
-const run = (cmd, args, cwd) =>
-  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
-
 try {
-  const packages = readdirSync(packagesDir).map((dir) => {
-    const manifest = JSON.parse(readFileSync(join(packagesDir, dir, 'package.json'), 'utf8'));
-    const out = run('pnpm', ['pack', '--pack-destination', work, '--json'], join(packagesDir, dir));
-    const { filename } = JSON.parse(out);
-    // Optional peers (msw for lookup-client's ./testing) are installed as an app using them would;
-    // a workspace peer (crm-sync's @service/lookup-core) is installed from its own tarball.
-    const peers = Object.entries(manifest.peerDependencies ?? {})
-      .filter(([, range]) => !range.startsWith('workspace:'))
-      .map(([n, r]) => `${n}@${r}`);
-    return {
-      name: manifest.name,
-      exports: Object.keys(manifest.exports),
-      tarball: filename,
-      peers,
+  const packed = packAll(work);
+  for (const runtime of nodeRuntimes()) {
+    const projects = new Map();
+    for (const name of packed.keys()) {
+      const dir = join(work, runtime.name.replace(/\W+/g, '-'), name.replace(/\W+/g, '-'));
+      try {
+        projects.set(name, { dir, installMs: install(packed, name, dir, runtime) });
+      } catch (error) {
+        report(runtime, `${name} (npm install)`, {
+          error: error.stderr?.toString() || error.message,
+        });
+      }
+    }
+    const core = projects.get('@service/lookup-core');
+    let server;
+    try {
+      server = core && (await serve(runtime, core.dir, { events: SAMPLE_EVENTS, key: SAMPLE_KEY }));
+    } catch (error) {
+      report(runtime, 'service-lookup serve', { error: error.message });
+    }
+    const env = {
+      ...process.env,
+      LOOKUP_BASE_URL: server?.baseUrl ?? 'http://127.0.0.1:1',
+      SERVICE_SECRET_KEY: SAMPLE_KEY,
+      SAMPLE_EVENTS,
     };
-  });
-
-  const app = join(work, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), '{"name":"app","private":true}');
-  run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--silent',
-      ...packages.flatMap((p) => [p.tarball, ...p.peers]),
-    ],
-    app,
-  );
-
-  for (const pkg of packages) {
-    for (const entry of pkg.exports.filter((e) => !e.endsWith('.json'))) {
-      const specifier = entry === '.' ? pkg.name : `${pkg.name}/${entry.slice(2)}`;
-      const esm = `import(${JSON.stringify(specifier)}).then((m) => { if (!Object.keys(m).length) process.exit(1); })`;
-      const cjs = `if (!Object.keys(require(${JSON.stringify(specifier)})).length) process.exit(1)`;
-      run('node', ['-e', esm], app);
-      run('node', ['-e', cjs], app);
-      console.log(`ok  ${specifier}  (import, require)`);
+    try {
+      for (const [name, { dir, installMs }] of projects) {
+        for (const format of FORMATS) {
+          const ran = runOn(runtime, [format.loader, name], dir, env);
+          const firstAnswer = ran.out && JSON.parse(ran.out).firstAnswer;
+          report(runtime, `${name} (${format.name})`, {
+            error: ran.error,
+            timing: `install ${seconds(installMs)} + first call ${seconds(firstAnswer)}`,
+          });
+        }
+      }
+      const crm = projects.get('@service/crm-sync');
+      if (crm) {
+        const { version } = packed.get('@service/crm-sync').manifest;
+        const bin = join(crm.dir, 'node_modules', '.bin', 'service-crm');
+        const started = performance.now();
+        const ran = runOn(runtime, [bin, '--version'], crm.dir, env);
+        const printed = ran.out?.trim();
+        report(runtime, 'service-crm --version', {
+          error:
+            ran.error ?? (printed === version ? undefined : `printed ${printed}, not ${version}`),
+          timing: `install ${seconds(crm.installMs)} + first call ${seconds(performance.now() - started)}`,
+        });
+      }
+    } finally {
+      server?.stop();
     }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+if (failures.length > 0) {
+  console.error(`\ncheck-install: ${failures.length} failed\n\n${failures.join('\n\n')}`);
+  process.exitCode = 1;
 }

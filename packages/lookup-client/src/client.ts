@@ -9,9 +9,11 @@ import {
   ResponseValidationError,
   TimeoutError,
   UnauthorizedError,
+  UnexpectedError,
 } from './errors.js';
 import { hookFailures, kyHooks, type LookupHooks } from './hooks.js';
 import { bufferedFetch, type FetchFunction, type Received, received } from './http.js';
+import { isNetworkFailure } from './network-failure.js';
 import { KEY_CHARACTERS } from './redact.js';
 import { retryOptions } from './retry.js';
 import { schemas, strictSchemas } from './schemas.js';
@@ -44,10 +46,21 @@ export interface LookupClientOptions {
   dangerouslyAllowBrowser?: boolean | undefined;
 }
 
-/** Find a contact by email or a company by domain; with both, the server uses the email. */
-export type LookupQuery =
+/**
+ * The request as the wire has it: find a contact by email or a company by domain (with both, the
+ * server uses the email), with the contacts' activity when `includeActivity` is true.
+ */
+export type LookupQuery = (
   | { email: string; domain?: string | undefined }
-  | { email?: string | undefined; domain: string };
+  | { email?: string | undefined; domain: string }
+) & {
+  /** Include `site_activity` and `linkedin_activity` on every contact. Default false. */
+  includeActivity?: boolean | undefined;
+};
+
+/** Whether the query or the options ask for the activity: `true` in either place does. */
+type Activity = { includeActivity: true };
+type NoActivity = { includeActivity?: false | undefined };
 
 export interface LookupRequestOptions {
   /** Include `site_activity` and `linkedin_activity` on every contact. Default false. */
@@ -140,14 +153,21 @@ export class LookupClient {
     this.#headers.set('x-service-client', CLIENT);
   }
 
-  /** Looks up a contact by `email` or a company by `domain`. */
+  /**
+   * Looks up a contact by `email` or a company by `domain`. The activity is included when
+   * `includeActivity` is true in the query or in the options.
+   */
   lookup(
-    query: LookupQuery,
-    options: LookupRequestOptions & { includeActivity: true },
+    query: LookupQuery & Activity,
+    options?: LookupRequestOptions,
   ): LookupPromise<LookupResponseWithActivity>;
   lookup(
     query: LookupQuery,
-    options?: LookupRequestOptions & { includeActivity?: false | undefined },
+    options: LookupRequestOptions & Activity,
+  ): LookupPromise<LookupResponseWithActivity>;
+  lookup(
+    query: LookupQuery & NoActivity,
+    options?: LookupRequestOptions & NoActivity,
   ): LookupPromise<LookupResponse>;
   lookup(
     query: LookupQuery,
@@ -165,13 +185,11 @@ export class LookupClient {
   }
 
   async #lookup(query: LookupQuery, options: LookupRequestOptions) {
-    const includeActivity = options.includeActivity === true;
+    checkQuery(query);
+    const includeActivity = query.includeActivity === true || options.includeActivity === true;
     const call: Call = {
-      payload: {
-        ...(query.email !== undefined && { email: query.email }),
-        ...(query.domain !== undefined && { domain: query.domain }),
-        includeActivity,
-      },
+      // The query holds only what the wire body has (checkQuery); JSON drops what is undefined.
+      payload: { ...query, includeActivity },
       headers: withHeaders(new Headers(this.#headers), options.headers),
       timeout: options.timeout === undefined ? this.#timeout : checkedTimeout(options.timeout),
       signal: options.signal,
@@ -259,12 +277,16 @@ export class LookupClient {
     }
   }
 
-  /** The client's error for a failure of ky's: an error answer, a timeout, or no connection. */
+  /**
+   * The client's error for a failure of ky's: an error answer, a timeout, no connection, or
+   * anything else thrown (which is not dressed up as the network's).
+   */
   #noAnswer(error: Error, timeout: number, attempts: number): LookupError {
     if (isHTTPError(error)) return errorFromAnswer(received(error.response));
     if (isTimeoutError(error)) {
       return new TimeoutError(`Lookup timed out after ${timeout} ms (${plural(attempts)}).`);
     }
+    if (!isNetworkFailure(error)) return new UnexpectedError(error);
     return new ConnectionError(
       `Could not reach the lookup service at ${new URL(this.#url).origin} (${plural(attempts)}).`,
       { cause: error instanceof NetworkError ? error.cause : error },
@@ -285,6 +307,18 @@ export class LookupClient {
     const result = schema.safeParse(answer.body);
     if (!result.success) throw new ResponseValidationError(answer, result.error.issues);
     return answer.body as LookupResponse | LookupResponseWithActivity;
+  }
+}
+
+/** Nothing a caller puts in the query is dropped unsent: a key the wire has no place for is refused. */
+function checkQuery(query: LookupQuery): void {
+  for (const key in query) {
+    if (!/^(email|domain|includeActivity)$/.test(key)) {
+      throw new ConfigurationError(
+        `A lookup query takes email, domain and includeActivity, not ${key}: options go in ` +
+          "lookup()'s second argument, secretKey in new LookupClient().",
+      );
+    }
   }
 }
 

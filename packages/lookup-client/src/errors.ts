@@ -20,6 +20,7 @@ export type LookupErrorCode =
   | 'api_error'
   | 'connection_error'
   | 'timeout'
+  | 'unexpected_error'
   | 'response_validation_error';
 
 /** How the secret key travels: `Authorization: Bearer`, `x-service-secret-key`, or the body. */
@@ -141,6 +142,18 @@ export class ConnectionError extends LookupError {
 export class TimeoutError extends ConnectionError {
   override readonly name: string = 'TimeoutError';
   override readonly code: LookupErrorCode = 'timeout';
+}
+
+/**
+ * A failure that is neither the network's nor the server's, which no retry can fix: the runtime
+ * refused the request (Deno without `--allow-net` throws `NotCapable`), or code threw (a bug in a
+ * custom `fetch` or in the client). Never retried; `cause` holds the error thrown.
+ */
+export class UnexpectedError extends LookupError {
+  override readonly name: string = 'UnexpectedError';
+  constructor(cause: unknown) {
+    super(`Lookup failed, not retried: ${cause}`, 'unexpected_error', undefined, { cause });
+  }
 }
 
 /** The answer was a success but not the documented shape; no half-parsed data is returned. */

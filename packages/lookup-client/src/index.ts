@@ -22,6 +22,7 @@ export {
   ServerError,
   TimeoutError,
   UnauthorizedError,
+  UnexpectedError,
 } from './errors.js';
 export type {
   AfterResponseState,

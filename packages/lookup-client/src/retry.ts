@@ -5,6 +5,7 @@
  * jitter of up to a quarter so clients spread out.
  */
 import { type HTTPError, isHTTPError, type RetryOptions } from 'ky';
+import { isNetworkFailure } from './network-failure.js';
 
 const INITIAL_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
@@ -32,9 +33,9 @@ export function retryOptions(limit: number, isAbandoned: () => boolean): RetryOp
       if (isAbandoned()) return false;
       // `undefined` leaves the status and Retry-After rules to ky (`true` would ignore them).
       if (isHTTPError(error)) return retryAfterAllows(error) ? undefined : false;
-      // ky retries its own NetworkError and TimeoutError; any other failure of fetch is a
-      // connection that did not work too (runtimes word these differently).
-      return true;
+      // A permission refused or a bug fails the same way every time: only the network's failures
+      // are worth another attempt. `undefined` leaves the rest to ky, which retries timeouts only.
+      return isNetworkFailure(error) || undefined;
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   ConfigurationError,
   LookupClient,
   type LookupClientOptions,
+  type LookupQuery,
   VERSION,
 } from '../src/index.js';
 import { KEY, lookupBody, lookupBodyWithActivity } from './support/fixtures.js';
@@ -178,6 +179,51 @@ describe('on the wire', () => {
       lookupBodyWithActivity.contacts[0]?.site_activity,
     );
   });
+
+  it('sends includeActivity written in the query, where the wire body has it, and returns the activity', async () => {
+    const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
+    const detailed = await client.lookup({ domain: 'acme.com', includeActivity: true });
+    expect(server.requests.at(-1)?.body).toEqual({ domain: 'acme.com', includeActivity: true });
+    expect(detailed.contacts[0]?.site_activity).toEqual(
+      lookupBodyWithActivity.contacts[0]?.site_activity,
+    );
+  });
+
+  it.each([
+    [{ includeActivity: true }, { includeActivity: false }, true],
+    [{ includeActivity: false }, { includeActivity: true }, true],
+    [{ includeActivity: false }, { includeActivity: false }, false],
+    [{}, {}, false],
+  ])(
+    'with %j in the query and %j in the options, asks for activity: %s',
+    async (inQuery, inOptions, sent) => {
+      const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
+      await client.lookup({ domain: 'acme.com', ...inQuery }, inOptions);
+      expect(server.requests.at(-1)?.body).toMatchObject({ includeActivity: sent });
+    },
+  );
+
+  it.each([
+    ['timeout', 5_000],
+    ['signal', new AbortController().signal],
+    ['secretKey', KEY],
+    ['include_activity', true],
+  ])(
+    'refuses %s in the query with ConfigurationError naming where it goes, sending nothing',
+    async (key, value) => {
+      const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });
+      const sent = server.requests.length;
+      const query = { domain: 'acme.com', [key]: value } as LookupQuery;
+      const error = await client.lookup(query).catch((reason: unknown) => reason);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toBe(
+        `A lookup query takes email, domain and includeActivity, not ${key}: options go in ` +
+          "lookup()'s second argument, secretKey in new LookupClient().",
+      );
+      expect((error as Error).message).not.toContain(KEY);
+      expect(server.requests).toHaveLength(sent);
+    },
+  );
 
   it("an abort rejects with the caller's own reason, as fetch does", async () => {
     const client = new LookupClient({ secretKey: KEY, baseUrl: server.baseUrl });

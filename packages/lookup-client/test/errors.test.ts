@@ -12,6 +12,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
+  UnexpectedError,
 } from '../src/index.js';
 import { failure } from './support/failure.js';
 import { company, KEY, lookupBody } from './support/fixtures.js';
@@ -105,6 +106,33 @@ describe('no answer', () => {
     });
     expect(error.cause).toBeInstanceOf(TypeError);
     expect(error.message).toBe(`Could not reach the lookup service at ${baseUrl} (1 attempt).`);
+  });
+
+  it('a failure of the code, not the network, becomes UnexpectedError with the cause, tried once', async () => {
+    server = await startServer((_request, response) => sendJson(response, 200, lookupBody));
+    const bug = new TypeError('(0 , import_ky2.default) is not a function');
+    let attempts = 0;
+    const client = new LookupClient({
+      secretKey: KEY,
+      baseUrl: server.baseUrl,
+      fetch: async () => {
+        attempts++;
+        throw bug;
+      },
+    });
+    const error = await failure(client.lookup({ email: 'ada@acme.com' }));
+    expect(error).toBeInstanceOf(UnexpectedError);
+    expect(error).toMatchObject({
+      name: 'UnexpectedError',
+      code: 'unexpected_error',
+      status: undefined,
+    });
+    expect(error.cause).toBe(bug);
+    expect(error.message).toBe(
+      'Lookup failed, not retried: TypeError: (0 , import_ky2.default) is not a function',
+    );
+    expect(attempts).toBe(1);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('a server that never answers becomes TimeoutError, a kind of ConnectionError', async () => {

@@ -11,6 +11,7 @@ import {
   RateLimitError,
   ServerError,
   TimeoutError,
+  UnexpectedError,
 } from '../src/index.js';
 import { KEY, lookupBody } from './support/fixtures.js';
 import { json, type Step, scriptedFetch } from './support/scripted-fetch.js';
@@ -102,6 +103,42 @@ describe('backoff', () => {
     );
     expect((error as Error).cause).toMatchObject({ message: 'fetch failed' });
     expect(calls).toHaveLength(3);
+  });
+
+  it("retries a refused connection worded by the runtime but carrying the system's code (Bun)", async () => {
+    const bunRefused = () =>
+      Object.assign(
+        new TypeError('ECONNREFUSED: Unable to connect. Is the computer able to access the url?'),
+        {
+          code: 'ECONNREFUSED',
+        },
+      );
+    const { run, calls } = scripted([bunRefused(), bunRefused(), bunRefused()]);
+    const error = await run();
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toContain('(3 attempts)');
+    expect(calls).toHaveLength(3);
+  });
+
+  it.each([
+    ['a bug in the code', new TypeError('(0 , import_ky2.default) is not a function')],
+    [
+      "a permission the runtime refused (Deno's NotCapable)",
+      Object.assign(new Error('Requires net access to "lookup.example.com:443"'), {
+        name: 'NotCapable',
+      }),
+    ],
+    [
+      'a misuse Node reports with an ERR_ code',
+      Object.assign(new TypeError('Invalid URL'), { code: 'ERR_INVALID_URL' }),
+    ],
+  ])('does not retry %s, and does not call it a connection error', async (_what, thrown) => {
+    const { run, calls } = scripted([thrown, json(200, lookupBody)]);
+    const error = await run();
+    expect(error).toBeInstanceOf(UnexpectedError);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect((error as Error).cause).toBe(thrown);
+    expect(calls).toHaveLength(1);
   });
 
   it('recovers when a retry succeeds', async () => {

@@ -6,8 +6,10 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ConfigurationError,
   InvalidInputError,
   LookupClient,
+  type LookupQuery,
   type LookupResponseWithActivity,
   NotFoundError,
   UnauthorizedError,
@@ -57,6 +59,18 @@ describe('lookupHandlers', () => {
     expect(result.contacts).toEqual([
       { ...contact, site_activity: [session], linkedin_activity: [engagement] },
     ]);
+  });
+
+  it('answers includeActivity written in the query as the server does', async () => {
+    const result = await client.lookup({ email: 'ada@acme.com', includeActivity: true });
+    expect(result.contacts).toEqual([
+      { ...contact, site_activity: [session], linkedin_activity: [engagement] },
+    ]);
+  });
+
+  it('sees nothing of a query key the wire has no place for: the client refuses it first', async () => {
+    const query = { domain: 'acme.com', include_activity: true } as LookupQuery;
+    await expect(client.lookup(query)).rejects.toBeInstanceOf(ConfigurationError);
   });
 
   it('keeps each workspace to its own keys, and refuses unknown ones on every transport', async () => {

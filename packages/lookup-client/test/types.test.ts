@@ -42,23 +42,38 @@ describe('lookup', () => {
     expectTypeOf(client.lookup).toBeCallableWith({});
     // @ts-expect-error an email must be a string
     expectTypeOf(client.lookup).toBeCallableWith({ email: undefined });
-    // @ts-expect-error includeActivity is an option, not part of the query
+    // @ts-expect-error includeActivity alone finds nothing
     expectTypeOf(client.lookup).toBeCallableWith({ includeActivity: true });
+    // @ts-expect-error per-call options do not go in the query
+    const misplaced = () => client.lookup({ domain: 'acme.com', timeout: 5 });
+    void misplaced;
     expectTypeOf<{ email: string }>().toExtend<LookupQuery>();
     expectTypeOf<{ name: string }>().not.toExtend<LookupQuery>();
   });
 
-  it('narrows the result on includeActivity', () => {
-    const plain = () => client.lookup({ domain: 'acme.com' });
-    const without = () => client.lookup({ domain: 'acme.com' }, { includeActivity: false });
-    const withActivity = () => client.lookup({ domain: 'acme.com' }, { includeActivity: true });
-    const either = () => client.lookup({ domain: 'acme.com' }, { includeActivity: maybe });
+  it('narrows the result on includeActivity, in the options or the query, true in either winning', () => {
+    const acme = { domain: 'acme.com' };
+    const plain = () => client.lookup(acme);
+    const without = () => client.lookup(acme, { includeActivity: false });
+    const notInQuery = () => client.lookup({ ...acme, includeActivity: false });
+    const withActivity = () => client.lookup(acme, { includeActivity: true });
+    const inQuery = () => client.lookup({ ...acme, includeActivity: true });
+    const inOptions = () =>
+      client.lookup({ ...acme, includeActivity: false }, { includeActivity: true });
+    const overOptions = () =>
+      client.lookup({ ...acme, includeActivity: true }, { includeActivity: false });
+    const either = () => client.lookup(acme, { includeActivity: maybe });
+    const eitherInQuery = () => client.lookup({ ...acme, includeActivity: maybe });
     expectTypeOf(plain).returns.resolves.toEqualTypeOf<LookupResponse>();
     expectTypeOf(without).returns.resolves.toEqualTypeOf<LookupResponse>();
+    expectTypeOf(notInQuery).returns.resolves.toEqualTypeOf<LookupResponse>();
     expectTypeOf(withActivity).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
-    expectTypeOf(either).returns.resolves.toEqualTypeOf<
-      LookupResponse | LookupResponseWithActivity
-    >();
+    expectTypeOf(inQuery).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
+    expectTypeOf(inOptions).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
+    expectTypeOf(overOptions).returns.resolves.toEqualTypeOf<LookupResponseWithActivity>();
+    type Either = LookupResponse | LookupResponseWithActivity;
+    expectTypeOf(either).returns.resolves.toEqualTypeOf<Either>();
+    expectTypeOf(eitherInQuery).returns.resolves.toEqualTypeOf<Either>();
   });
 
   it('gives activity arrays only to contacts of a lookup with activity', () => {

@@ -13,8 +13,12 @@ import {
 
 export type { LookupHandlerOptions } from './core.js';
 
-/** Where a handler keeps its core, so `toNodeListener` can call the core without Fetch objects. */
-const CORE = Symbol('service.lookupCore');
+/**
+ * Where a handler keeps its core, so `toNodeListener` can call the core without Fetch objects. A
+ * registered symbol: the ES module and CommonJS builds are two copies of this module, and a
+ * handler made by one must be found by the other.
+ */
+const CORE = Symbol.for('@service/lookup-core/core');
 
 /** What the transport knows of the client (its address, for the log of refused keys). */
 export interface LookupClientInfo {

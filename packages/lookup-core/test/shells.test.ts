@@ -1,7 +1,9 @@
 // The two shells over the one core: the node listener builds no Fetch object on its path, takes
-// only handlers made by createLookupHandler, and answers what the Fetch handler answers.
-import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// only handlers made by createLookupHandler (from any copy of the package), and answers what the
+// Fetch handler answers.
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLookupHandler, type LookupStore, openEmbeddedStore } from '../src/index.js';
 import { toNodeListener } from '../src/node.js';
 import { baseEvents, KEY, KEYS } from './support/events.js';
@@ -111,6 +113,23 @@ describe('the node listener', () => {
       }
     } finally {
       await server.close();
+    }
+  });
+
+  it('takes a handler made by another copy of the package, as the ES module and CommonJS builds are', async () => {
+    vi.resetModules();
+    const otherCopy = await import('../src/node.js');
+    expect(otherCopy.toNodeListener).not.toBe(toNodeListener);
+    const server = createServer(
+      otherCopy.toNodeListener(createLookupHandler({ store, keys: KEYS })),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await post(port, '{"domain":"acme.com"}', { authorization: `Bearer ${KEY}` });
+      expect(answer.status).toBe(200);
+    } finally {
+      server.close();
     }
   });
 

@@ -1,0 +1,53 @@
+// Packs every public package and installs the tarballs into empty projects with npm, as a user
+// would: one project per package, holding only that package (and the tarballs of the workspace
+// packages it depends on), with the harness that loads its entries copied in beside.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const here = new URL('.', import.meta.url).pathname;
+const packagesDir = new URL('../../packages/', import.meta.url).pathname;
+
+/** `name -> { tarball, manifest }` for every package under packages/. */
+export function packAll(destination) {
+  const packed = new Map();
+  for (const dir of readdirSync(packagesDir)) {
+    const manifest = JSON.parse(readFileSync(join(packagesDir, dir, 'package.json'), 'utf8'));
+    const out = execFileSync('pnpm', ['pack', '--pack-destination', destination, '--json'], {
+      cwd: join(packagesDir, dir),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    packed.set(manifest.name, { tarball: JSON.parse(out.toString()).filename, manifest });
+  }
+  return packed;
+}
+
+/** The workspace packages `name` needs at run time, itself first. */
+function withWorkspaceDependencies(packed, name) {
+  const { manifest } = packed.get(name);
+  const needed = Object.keys(manifest.dependencies ?? {}).filter((dep) => packed.has(dep));
+  return [name, ...needed.flatMap((dep) => withWorkspaceDependencies(packed, dep))];
+}
+
+/** Installs `name` into the empty folder `dir` with npm run by `runtime`; returns the milliseconds it took. */
+export function install(packed, name, dir, runtime) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{"name":"app","private":true}\n');
+  for (const file of ['load.mjs', 'load.cjs', 'calls.mjs'])
+    copyFileSync(join(here, file), join(dir, file));
+  const tarballs = [...new Set(withWorkspaceDependencies(packed, name))].map(
+    (n) => packed.get(n).tarball,
+  );
+  const started = performance.now();
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', ...tarballs], {
+    cwd: dir,
+    env: onPath(runtime),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return performance.now() - started;
+}
+
+/** The environment with `runtime` first on PATH, so `#!/usr/bin/env node` scripts (npm, a package's bin) run on it. */
+export function onPath(runtime, env = process.env) {
+  return { ...env, PATH: `${dirname(runtime.bin)}:${env.PATH}` };
+}
