@@ -1,6 +1,6 @@
 // Proves each public package works as installed: packs every package, installs the tarballs into
 // empty projects with npm, and makes real calls through every entry under `import` and under
-// `require`, on the current Node.js and on the oldest supported one (install-check/runtimes.mjs).
+// `require`, on the current Node.js and on the oldest each package supports (install-check/runtimes.mjs).
 // lookup-client looks up against `service-lookup serve` started from the installed lookup-core;
 // lookup-core answers through toNodeListener; crm-sync plans a pipeline stage and its command
 // prints its version. One line per runtime, package and module format; exits 1 if any failed.
@@ -53,9 +53,9 @@ function runOn(runtime, args, cwd, env) {
 const work = mkdtempSync(join(tmpdir(), 'service-sdk-install-'));
 try {
   const packed = packAll(work);
-  for (const runtime of nodeRuntimes()) {
+  for (const runtime of nodeRuntimes(packed)) {
     const projects = new Map();
-    for (const name of packed.keys()) {
+    for (const name of runtime.packages) {
       const dir = join(work, runtime.name.replace(/\W+/g, '-'), name.replace(/\W+/g, '-'));
       try {
         projects.set(name, { dir, installMs: install(packed, name, dir, runtime) });

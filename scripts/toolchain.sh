@@ -1,11 +1,11 @@
-# Sourced by ./dev and .ci/run: puts Node.js >= 22.12 and pnpm 12.21 on PATH.
+# Sourced by ./dev and .ci/run: puts Node.js >= 22.19 and pnpm 12.21 on PATH.
 # Machines with an older Node get Node 24 and pnpm 12 from the npm registry, cached
 # outside the repository (pnpm would fetch a "node" dependency from nodejs.org instead).
 toolchain_dir="${SERVICE_SDK_TOOLCHAIN:-${XDG_CACHE_HOME:-$HOME/.cache}/service-sdk/toolchain}"
 
 node_is_recent() {
   command -v node >/dev/null 2>&1 &&
-    node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=12)?0:1)'
+    node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=19)?0:1)'
 }
 
 if [ -x "$toolchain_dir/node_modules/.bin/node" ]; then

@@ -2,7 +2,7 @@
 // The service-crm command (src/cli/main.ts). This entry checks the Node.js version before it
 // loads anything else: on an older Node, jsforce's HTTP client throws while being imported, so
 // this file has no static import and the command is loaded with a dynamic one afterwards.
-const NEEDED = [22, 12] as const; // package.json engines.node: >=22.12
+const NEEDED = [22, 19] as const; // package.json engines.node: >=22.19 (undici 8, under jsforce)
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 
 if (major < NEEDED[0] || (major === NEEDED[0] && minor < NEEDED[1])) {
