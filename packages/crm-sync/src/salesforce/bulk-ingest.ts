@@ -57,8 +57,11 @@ export function append<K, V>(map: Map<K, V[]>, key: K, item: V): void {
 /** The journal key holding the id of the job a step's record was uploaded in. */
 export const bulkJobKey = (key: string) => `bulk-job:${key}`;
 
-/** Salesforce takes at most 150 MB of base64 per upload, so at most 100 MB of CSV. */
-const MAX_JOB_CHARS = 100_000_000;
+/**
+ * Salesforce takes at most 150 MB of base64 per upload, so at most 100 MB of CSV, counted in
+ * the bytes sent (UTF-8), not in characters.
+ */
+const MAX_JOB_BYTES = 100_000_000;
 
 /**
  * `sf__Error` is `CODE:message:fields --` (fields comma-separated, often empty).
@@ -139,14 +142,18 @@ function csvOf(operation: IngestOperation, rows: readonly IngestRow[]): string {
   );
 }
 
-/** Splits rows into jobs whose CSV stays under the upload limit. */
-function jobsOf(operation: IngestOperation, rows: readonly IngestRow[]): IngestRow[][] {
+/** Splits rows into jobs whose CSV stays under the upload limit (`max`, in UTF-8 bytes). */
+export function jobsOf(
+  operation: IngestOperation,
+  rows: readonly IngestRow[],
+  max = MAX_JOB_BYTES,
+): IngestRow[][] {
   const jobs: IngestRow[][] = [];
   let job: IngestRow[] = [];
   let size = 0;
   for (const row of rows) {
-    const length = csvOf(operation, [row]).length;
-    if (job.length > 0 && size + length > MAX_JOB_CHARS) {
+    const length = Buffer.byteLength(csvOf(operation, [row]));
+    if (job.length > 0 && size + length > max) {
       jobs.push(job);
       job = [];
       size = 0;
