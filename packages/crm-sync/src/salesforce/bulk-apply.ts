@@ -160,12 +160,19 @@ export async function createInBulk(
     }
     await run.journal.record(found);
     const toWrite = rows.filter((r) => !existing.has(r.step));
+    const stepOf = new Map(toWrite.map((r) => [r.key, r.step]));
     const results = await ingest(connection, {
       object,
       operation: 'insert',
       rows: toWrite,
       journal: run.journal,
       beforeJob: run.guard,
+      // A lost job may have created its records: the duplicate check finds them.
+      findWritten: async (lost) => {
+        const steps = lost.flatMap((r) => stepOf.get(r.key) ?? []);
+        const found = await findExistingMany(connection, steps);
+        return new Map([...found].map(([step, id]) => [stepKey(step), id]));
+      },
       ...(run.options.polling ? { polling: run.options.polling } : {}),
     });
     const created: Record<string, string> = {};

@@ -45,6 +45,12 @@ export interface IngestRequest {
   readonly polling?: BulkPolling;
   /** Called before each new job (e.g. the API-limit check). */
   readonly beforeJob?: () => Promise<void>;
+  /**
+   * The rows of a journaled job Salesforce no longer knows (`NOT_FOUND`), which it may have
+   * written: answers the ids of those already in the org, by row key, so they are not written
+   * again. Without it they are all written again (harmless for updates, not for inserts).
+   */
+  readonly findWritten?: (rows: readonly IngestRow[]) => Promise<ReadonlyMap<string, string>>;
 }
 
 /** Appends `item` to the list kept under `key`. */
@@ -101,9 +107,14 @@ export async function ingest(
     try {
       info = await checkJob(connection, 'ingest', id);
     } catch (error) {
-      // A job Salesforce no longer keeps: its records are written again.
+      // A job Salesforce no longer keeps: the records it wrote are found, the rest written again.
       if (error instanceof SalesforceError && error.errorCode === 'NOT_FOUND') {
-        fresh.push(...rows);
+        const found = (await request.findWritten?.(rows)) ?? new Map<string, string>();
+        for (const row of rows) {
+          const id = found.get(row.key);
+          if (id === undefined) fresh.push(row);
+          else results.set(row.key, { status: 'written', id, resumed: true });
+        }
         continue;
       }
       throw error;

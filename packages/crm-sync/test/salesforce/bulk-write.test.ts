@@ -280,6 +280,44 @@ describe('an interrupted bulk write', () => {
       }
     },
   );
+
+  it('runs the duplicate check again before re-sending an insert job Salesforce no longer knows, creating no record twice', async () => {
+    const { emulator } = bulk;
+    emulator.bulk.pollsBeforeDone = 0;
+    const creates = Array.from({ length: 30 }, (_, i): PlanStep => {
+      const email = `lost${i}@lostjob${i}.io`;
+      return {
+        type: 'create',
+        object: 'Lead',
+        fields: { LastName: `Lost ${i}`, Company: `Lostjob ${i}`, Email: email },
+        idempotencyKey: `Lead:${email}`,
+        duplicateCheck: { object: 'Lead', field: 'Email', value: email },
+        links: {},
+        motion: 'Busy visitors',
+        subject: { kind: 'contact', email, domain: `lostjob${i}.io` },
+        reason: 'motion',
+      };
+    });
+    const inserts = { ...plan([]), steps: creates };
+    const journal = memoryJournal();
+    const options = { bulk: { writeThreshold: 25, ...FAST }, journal, autoAssign: false };
+    // The run stops at the API limit once the job is closed; the job goes on and creates them.
+    emulator.inject({ kind: 'request-limit', method: 'GET', path: /\/jobs\/ingest\/\w+$/ });
+    const first = await applyPlan(connectTo(emulator), inserts, options);
+    expect(first.stopped?.reason).toBe('api-limit');
+    const job = [...emulator.bulk.jobs.values()].at(-1);
+    emulator.bulk.tick();
+    expect(job?.state).toBe('JobComplete');
+    // Salesforce no longer keeps the job: its id answers NOT_FOUND.
+    emulator.bulk.jobs.delete(job?.id ?? '');
+
+    const again = await applyPlan(connectTo(emulator), inserts, options);
+    expect(again.counts).toMatchObject({ 'already-done': 30, failed: 0, pending: 0 });
+    const leads = [...emulator.org.table('Lead').values()].filter((l) =>
+      String(l.Email).startsWith('lost'),
+    );
+    expect(leads).toHaveLength(30);
+  });
 });
 
 describe('a bulk job still running when its polling times out', () => {
