@@ -9,8 +9,10 @@ import type { CrmObject, FieldValue, RecordError } from '../index.js';
 import { csvCell, rowSignature, toCsv } from './bulk-csv.js';
 import {
   abortIngestJob,
+  BulkJobFailed,
   type BulkPolling,
   checkJob,
+  failedWhole,
   type IngestOperation,
   ingestResults,
   type JobInfo,
@@ -127,6 +129,11 @@ export async function ingest(
     if (info.state === 'UploadComplete' || info.state === 'InProgress') {
       info = await waitForJob(connection, 'ingest', id, request.polling);
     }
+    // A job failed as a whole wrote nothing: its records go to a new job.
+    if (failedWhole(info)) {
+      fresh.push(...rows);
+      continue;
+    }
     await collect(connection, request.operation, info, rows, results, true);
   }
   for (const rows of jobsOf(request.operation, fresh)) {
@@ -135,6 +142,11 @@ export async function ingest(
     await request.journal.record(Object.fromEntries(rows.map((r) => [bulkJobKey(r.key), id])));
     await uploadAndClose(connection, id, csvOf(request.operation, rows));
     const info = await waitForJob(connection, 'ingest', id, request.polling);
+    if (failedWhole(info))
+      throw new BulkJobFailed(
+        info,
+        `${request.operation} of ${rows.length} ${request.object} records`,
+      );
     await collect(connection, request.operation, info, rows, results, false);
   }
   return results;

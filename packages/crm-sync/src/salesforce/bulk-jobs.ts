@@ -191,6 +191,34 @@ export class BulkJobTimeout extends SalesforceError {
   }
 }
 
+/** A job Salesforce failed as a whole: state Failed before it processed any record. */
+export const failedWhole = (info: JobInfo): boolean =>
+  info.state === 'Failed' && (info.numberRecordsProcessed ?? 0) === 0;
+
+/**
+ * A job Salesforce failed as a whole (`failedWhole`), e.g. for a column it does not know, with
+ * its `errorMessage` (the only place that says why: there are no per-record results). Its
+ * records' job id is in the journal: the next run writes them with a new job, none twice.
+ * https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/get_job_info.htm
+ */
+export class BulkJobFailed extends SalesforceError {
+  override name = 'BulkJobFailed';
+  readonly jobId: string;
+  readonly errorMessage: string | undefined;
+  constructor(info: JobInfo, work: string) {
+    const reason = info.errorMessage ?? 'no reason given';
+    const remedy = /field|column/i.test(reason)
+      ? 'A field it names is missing from the org or hidden from the connecting user: run `service-crm fields apply`, or give that user access to the field, then run the same sync again.'
+      : 'Run the same sync again; if the job fails the same way, look it up in Salesforce Setup under Bulk Data Load Jobs.';
+    super(
+      'request_failed',
+      `Salesforce failed Bulk API job ${info.id} (${work}) as a whole and wrote none of its records: "${reason}". ${remedy} Its records are left pending, and none is written twice.`,
+    );
+    this.jobId = info.id;
+    this.errorMessage = info.errorMessage;
+  }
+}
+
 /**
  * Polls until the job is JobComplete, Failed or Aborted, waiting `initialDelayMs` first and
  * twice as long each time after (up to `maxDelayMs`).

@@ -109,7 +109,7 @@ describe('Salesforce emulator', () => {
     }
   });
 
-  it('runs Bulk API 2.0 jobs in the documented shapes: states, CSV result columns, result pages', async () => {
+  it('runs Bulk API 2.0 jobs in the documented shapes: states, CSV result columns, result pages, a job with a hidden column failed whole', async () => {
     const emulator = await startEmulator({ validateSchema: false });
     try {
       const { accessToken } = emulator.issueTokens();
@@ -207,6 +207,30 @@ describe('Salesforce emulator', () => {
       );
       expect(subquery.status).toBe(400);
       expect((await api('GET', '/jobs/ingest/750000000000000AAA')).status).toBe(404);
+
+      // A column the user cannot see fails the job whole, not record by record.
+      emulator.bulk.pollsBeforeDone = 0;
+      emulator.org.hidden.add('Account.Website');
+      const hidden = (
+        await api(
+          'POST',
+          '/jobs/ingest',
+          JSON.stringify({ object: 'Account', operation: 'update' }),
+        )
+      ).json();
+      await api(
+        'PUT',
+        `/jobs/ingest/${hidden.id}/batches`,
+        `Id,Website\n${first},a.io\n`,
+        'text/csv',
+      );
+      await api('PATCH', `/jobs/ingest/${hidden.id}`, JSON.stringify({ state: 'UploadComplete' }));
+      expect((await api('GET', `/jobs/ingest/${hidden.id}`)).json()).toMatchObject({
+        state: 'Failed',
+        numberRecordsProcessed: 0,
+        numberRecordsFailed: 0,
+        errorMessage: 'InvalidBatch : Field name not found : Website',
+      });
     } finally {
       await emulator.close();
     }

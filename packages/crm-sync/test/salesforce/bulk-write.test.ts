@@ -353,3 +353,58 @@ describe('a bulk job still running when its polling times out', () => {
     expect(bulkCalls(emulator)).toBe(jobs); // no second job
   });
 });
+
+describe('a bulk write with a field the user cannot see', () => {
+  it('leaves the field out of the job (Salesforce would fail the whole job for it) and writes the rest', async () => {
+    const { emulator } = bulk;
+    emulator.bulk.pollsBeforeDone = 0;
+    const { accounts } = seedOrg(emulator.org, { companies: 30 });
+    emulator.org.hidden.add('Account.ServiceFirstSeen__c');
+    try {
+      const calls = compositeCalls(emulator);
+      const result = await applyPlan(connectTo(emulator), plan(accounts, 0, 'v7'), {
+        bulk: { writeThreshold: 25, ...FAST },
+      });
+      expect(result.counts).toMatchObject({ written: 30, failed: 0, pending: 0 });
+      const job = [...emulator.bulk.jobs.values()].at(-1);
+      expect(job?.state).toBe('JobComplete');
+      expect(job?.header).not.toContain('ServiceFirstSeen__c');
+      expect(compositeCalls(emulator)).toBe(calls);
+      const omitted = result.outcomes.filter((o) => o.status === 'written' && o.omitted);
+      expect(omitted.map((o) => (o.status === 'written' ? o.omitted : []))).toEqual(
+        Array.from({ length: 22 }, () => ['ServiceFirstSeen__c']),
+      );
+      for (const id of accounts)
+        expect(emulator.org.table('Account').get(id)?.ServiceIntents__c).toMatch(/v7$/);
+    } finally {
+      emulator.org.hidden.delete('Account.ServiceFirstSeen__c');
+    }
+  });
+
+  it("stops the run with Salesforce's errorMessage when it fails a job whole, its records pending; the next run writes them", async () => {
+    const { emulator } = bulk;
+    emulator.bulk.pollsBeforeDone = 0;
+    const { accounts } = seedOrg(emulator.org, { companies: 30 });
+    const journal = memoryJournal();
+    const options = { bulk: { writeThreshold: 25, ...FAST }, journal };
+    // The field was hidden from the user after describe was read.
+    emulator.bulk.failNextJob = {
+      after: 0,
+      message: 'InvalidBatch : Field name not found : ServiceSessions__c',
+    };
+    const calls = compositeCalls(emulator);
+    const first = await applyPlan(connectTo(emulator), plan(accounts, 0, 'v8'), options);
+    expect(first.stopped?.reason).toBe('bulk-job-failed');
+    expect(first.stopped?.message).toMatch(
+      /^Salesforce failed Bulk API job \w+ \(update of 30 Account records\) as a whole and wrote none of its records: "InvalidBatch : Field name not found : ServiceSessions__c"\. A field it names is missing from the org or hidden from the connecting user: run `service-crm fields apply`, or give that user access to the field, then run the same sync again\./,
+    );
+    expect(first.counts).toMatchObject({ written: 0, pending: 30 });
+    expect(compositeCalls(emulator)).toBe(calls);
+
+    const again = await applyPlan(connectTo(emulator), plan(accounts, 0, 'v8'), options);
+    expect(again.stopped).toBeUndefined();
+    expect(again.counts).toMatchObject({ written: 30, failed: 0, pending: 0 });
+    for (const id of accounts)
+      expect(emulator.org.table('Account').get(id)?.ServiceIntents__c).toMatch(/v8$/);
+  });
+});
