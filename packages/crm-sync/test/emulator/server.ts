@@ -59,6 +59,13 @@ export interface EmulatorOptions {
   profile?: ProfileSetup;
   /** Query page size (Salesforce's default batch is 2000). */
   pageSize?: number;
+  /**
+   * Child records a subquery nests per parent in one answer (default 200); the rest come behind
+   * the child list's own `nextRecordsUrl`. Salesforce documents no fixed figure: child records
+   * count toward the batch size, whose minimum is 200.
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_queryoptions.htm
+   */
+  childPageSize?: number;
   /** Daily API request allocation reported in Sforce-Limit-Info and /limits. */
   apiMax?: number;
   clientId?: string;
@@ -114,10 +121,13 @@ export class Emulator {
     { challenge: string | undefined; redirectUri: string }
   >();
   private readonly cursors = new Map<string, SfRecord[]>();
+  /** Per parent query cursor, the child cursors its pages handed out (see `page`). */
+  private readonly childCursors = new Map<string, string[]>();
   private readonly server = createServer((req, res) => void this.handle(req, res));
   private readonly authorizePages: AuthorizePages;
   private apiUsed = 0;
   readonly pageSize: number;
+  readonly childPageSize: number;
   readonly apiMax: number;
   readonly clientId: string;
   readonly clientSecret: string;
@@ -132,6 +142,7 @@ export class Emulator {
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
     this.pageSize = options.pageSize ?? 2000;
+    this.childPageSize = options.childPageSize ?? 200;
     this.apiMax = options.apiMax ?? 15000;
     this.clientId = options.clientId ?? 'emulator-client';
     this.clientSecret = options.clientSecret ?? 'emulator-secret';
@@ -589,6 +600,7 @@ export class Emulator {
     const records = rows.slice(0, this.pageSize);
     const remaining = rows.slice(this.pageSize);
     const next = offset + records.length;
+    for (const record of records) this.pageChildren(record, cursor);
     const body: Record<string, unknown> = {
       ...(tooling
         ? {
@@ -609,6 +621,31 @@ export class Emulator {
     return [200, body];
   }
 
+  /**
+   * A subquery's children beyond `childPageSize` wait behind a child cursor of their own,
+   * handed out with the parent page `cursor` is on.
+   * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_relationships_query_results.htm
+   */
+  private pageChildren(record: SfRecord, cursor: string): void {
+    for (const [name, value] of Object.entries(record)) {
+      const children = value as { records?: SfRecord[]; done?: boolean } | null;
+      if (!children || !Array.isArray(children.records) || children.done !== true) continue;
+      if (children.records.length <= this.childPageSize) continue;
+      const child = `01gRO${randomBytes(6).toString('hex')}`;
+      this.cursors.set(
+        `${child}-${this.childPageSize}`,
+        children.records.slice(this.childPageSize),
+      );
+      this.childCursors.set(cursor, [...(this.childCursors.get(cursor) ?? []), child]);
+      record[name] = {
+        ...children,
+        done: false,
+        nextRecordsUrl: `/services/data/v59.0/query/${child}-${this.childPageSize}`,
+        records: children.records.slice(0, this.childPageSize),
+      };
+    }
+  }
+
   private page(locator: string, tooling: boolean): [number, unknown] {
     const rows = this.cursors.get(locator);
     if (!rows) {
@@ -616,6 +653,13 @@ export class Emulator {
     }
     this.cursors.delete(locator);
     const [cursor = '', offset = '0'] = locator.split(/-(?=\d+$)/);
+    // "A queryMore() call on a parent object invalidates all child cursors in the previous
+    // result set": their next pages answer INVALID_QUERY_LOCATOR from now on.
+    // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_querymore_queryresult.htm
+    const children = new Set(this.childCursors.get(cursor));
+    for (const key of this.cursors.keys())
+      if (children.has(key.replace(/-\d+$/, ''))) this.cursors.delete(key);
+    this.childCursors.delete(cursor);
     return this.pageOf(rows, Number(offset) + rows.length, cursor, Number(offset), tooling);
   }
 
