@@ -6,7 +6,7 @@
  */
 import type { IngestJobV2 } from '@jsforce/jsforce-node/lib/api/bulk2.js';
 import type { CrmObject } from '../index.js';
-import { parseLimitInfo, type SalesforceConnection } from './connection.js';
+import { parseLimitInfo, type SalesforceConnection, type Transport } from './connection.js';
 import { SalesforceError } from './errors.js';
 import type { JsforceConnection } from './jsforce.js';
 
@@ -44,13 +44,6 @@ export interface BulkPolling {
 // by the members this package uses.
 type AnyConnection = ConstructorParameters<typeof IngestJobV2>[0];
 
-/** jsforce's HTTP transport, as its HTTP layer calls it: a promise of the response. */
-interface Transport {
-  httpRequest(
-    request: unknown,
-    options?: unknown,
-  ): PromiseLike<{ headers?: Record<string, string | undefined> } | undefined>;
-}
 type Counted = JsforceConnection & {
   _transport?: Transport;
   limitInfo?: { apiUsage?: { used: number; limit: number } };

@@ -59,6 +59,14 @@ export interface ConnectionOptions extends TransportOptions {
   readonly onRefresh?: ((session: RefreshedSession) => void | Promise<void>) | undefined;
 }
 
+/** jsforce's HTTP transport, as its HTTP layer calls it: a promise of the response. */
+export interface Transport {
+  httpRequest(
+    request: unknown,
+    options?: unknown,
+  ): PromiseLike<{ headers?: Record<string, string | undefined> } | undefined>;
+}
+
 /** The methods the connection sends. There is no DELETE: the service never deletes records. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 const METHODS: readonly string[] = ['GET', 'POST', 'PATCH'];
@@ -177,6 +185,11 @@ export class SalesforceConnection {
   readonly stats: ConnectionStats = { calls: {}, retries: 0, refreshes: 0 };
   /** The org's API usage as last reported (`Sforce-Limit-Info`), if any call reported it. */
   usage: ApiUsage | undefined;
+  /**
+   * How far the org's clock is ahead of this machine's, in ms, from the `Date` header of the
+   * latest REST answer (whole seconds: a second early at most); undefined before any answer.
+   */
+  clockOffset: number | undefined;
   /** The jsforce `Connection` every call goes through (e.g. for its Bulk API). */
   readonly jsforce: JsforceConnection;
   #refreshToken: string | undefined;
@@ -286,6 +299,7 @@ export class SalesforceConnection {
         minTimeout: this.retryPolicy.baseDelayMs,
         methods: ['GET'],
       },
+      ...this.#datedTransport(),
     };
     const parsed = await this.#send(
       label,
@@ -415,6 +429,27 @@ export class SalesforceConnection {
       if (!retryable || retry >= this.retryPolicy.maxRetries) throw error;
       await this.backoff(retry);
     }
+  }
+
+  /**
+   * jsforce's HTTP transport for one request, noting the answer's `Date` header in
+   * `clockOffset` (the connection's own transport is left as it is: it may be the caller's).
+   */
+  #datedTransport(): { transport?: Transport } {
+    const base = (this.jsforce as { _transport?: Transport })._transport;
+    if (!base) return {};
+    const noteDate = (response: { headers?: Record<string, string | undefined> } | undefined) => {
+      const date = Date.parse(response?.headers?.date ?? '');
+      if (!Number.isNaN(date)) this.clockOffset = date - Date.now();
+    };
+    const transport = Object.create(base) as Transport;
+    transport.httpRequest = (request, options) => {
+      const sent = base.httpRequest(request, options);
+      // A failed request is the caller's to handle, through the promise it was handed.
+      sent.then(noteDate, () => {});
+      return sent;
+    };
+    return { transport };
   }
 
   #readUsage(): void {

@@ -1,10 +1,10 @@
 /**
  * Read only what changed: the first read takes every record (Accounts with their Opportunity
  * facts in one subquery, Contacts, Leads); later reads take, per object, the records whose
- * `SystemModstamp` is after the snapshot's watermark (the start of the previous read) less an
- * overlap, which covers changes committed late and a clock here behind or ahead of the org's
- * by less than it. They go through queryAll, so records moved to the Recycle Bin come back and
- * leave the snapshot.
+ * `SystemModstamp` is after the snapshot's watermark (the start of the previous read, on the
+ * org's clock) less an overlap, which covers changes committed late. The org's clock is read
+ * from its answers' `Date` header, so a clock here ahead of or behind it misses nothing. They
+ * go through queryAll, so records moved to the Recycle Bin come back and leave the snapshot.
  */
 import {
   buildQuery,
@@ -183,7 +183,7 @@ export async function readCrmChanges(
   };
 
   // Changes committed while the read runs have later stamps, or fall in the next overlap.
-  const readStart = new Date(now()).toISOString();
+  const started = now();
   // Continuing, the Accounts' stage facts come from the changed Opportunities (a changed,
   // moved or deleted Opportunity has a new SystemModstamp), not from a subquery.
   const accounts = states.Account ? await read('Account') : await readAllAccounts();
@@ -220,6 +220,8 @@ export async function readCrmChanges(
   );
   const mergedLeads = merge<CrmLead>(leads.state ? (previous?.leads ?? []) : [], leads.rows);
 
+  // The start of the read on the org's clock, as its answers tell it (their `Date` header).
+  const readStart = new Date(started + (connection.clockOffset ?? 0)).toISOString();
   const stateOf = (result: ObjectResult): SnapshotObjectState => {
     const types = result.types ?? result.state?.types;
     return {

@@ -347,13 +347,18 @@ export class Org {
     this.offset += seconds * 1000;
   }
 
+  /** The org's clock, in ms since the epoch: this machine's, `advance`d. */
+  clock(): number {
+    return Date.now() + this.offset;
+  }
+
   /**
    * The server's time, in whole seconds as Salesforce stamps records (CreatedDate,
    * LastModifiedDate, SystemModstamp are dateTimes: precision of one second).
    * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/primitive_data_types.htm
    */
   now(): string {
-    const seconds = Math.floor((Date.now() + this.offset) / 1000) * 1000;
+    const seconds = Math.floor(this.clock() / 1000) * 1000;
     return new Date(seconds).toISOString().replace('Z', '+0000');
   }
 

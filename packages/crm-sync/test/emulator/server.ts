@@ -95,6 +95,11 @@ export interface EmulatorOptions {
    * client that sends on a connection the server has already closed.
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * How far the org's clock is from this machine's, in seconds (negative: this machine is
+   * ahead). Record stamps and each answer's `Date` header follow the org's clock.
+   */
+  clockOffsetSeconds?: number;
 }
 
 const ERRORS = {
@@ -141,6 +146,7 @@ export class Emulator {
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
+    this.org.advance(options.clockOffsetSeconds ?? 0);
     this.pageSize = options.pageSize ?? 2000;
     this.childPageSize = options.childPageSize ?? 200;
     this.apiMax = options.apiMax ?? 15000;
@@ -296,6 +302,9 @@ export class Emulator {
       const isText = typeof payload === 'string';
       res.writeHead(status, {
         'content-type': isText ? 'text/xml; charset=utf-8' : 'application/json;charset=UTF-8',
+        // The time the answer was made, on the org's clock (RFC 9110 section 6.6.1).
+        // https://www.rfc-editor.org/rfc/rfc9110#section-6.6.1
+        date: new Date(this.org.clock()).toUTCString(),
         ...headers,
       });
       res.end(payload === undefined ? undefined : isText ? payload : JSON.stringify(payload));
