@@ -186,8 +186,8 @@ export class SalesforceConnection {
   /** The org's API usage as last reported (`Sforce-Limit-Info`), if any call reported it. */
   usage: ApiUsage | undefined;
   /**
-   * How far the org's clock is ahead of this machine's, in ms, from the `Date` header of the
-   * latest REST answer (whole seconds: a second early at most); undefined before any answer.
+   * How far the org's clock is ahead of this machine's, in ms (within about a second), from the
+   * `Date` header of the latest REST answer; undefined before any answer.
    */
   clockOffset: number | undefined;
   /** The jsforce `Connection` every call goes through (e.g. for its Bulk API). */
@@ -440,7 +440,11 @@ export class SalesforceConnection {
     if (!base) return {};
     const noteDate = (response: { headers?: Record<string, string | undefined> } | undefined) => {
       const date = Date.parse(response?.headers?.date ?? '');
-      if (!Number.isNaN(date)) this.clockOffset = date - Date.now();
+      if (Number.isNaN(date)) return;
+      // The header is in whole seconds: the org's time is in [date, date + 1 s). The offset is
+      // the one nearest zero that fits, so clocks that agree are taken to agree.
+      const now = Date.now();
+      this.clockOffset = Math.min(0, date + 1000 - now) + Math.max(0, date - now);
     };
     const transport = Object.create(base) as Transport;
     transport.httpRequest = (request, options) => {
