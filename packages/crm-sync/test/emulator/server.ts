@@ -9,7 +9,7 @@ import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from '.
 import { BulkApi } from './bulk.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
-import { attributes, runSoql, SoqlError } from './soql.ts';
+import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -574,6 +574,7 @@ export class Emulator {
       }
       throw error;
     }
+    if (isCountQuery(soql)) return [200, { totalSize: rows.length, done: true, records: [] }];
     const records = tooling
       ? rows.map((r) => ({
           ...r,
@@ -749,6 +750,15 @@ export class Emulator {
   /** Applies an update; returns the per-record error, if any. */
   private update(object: string, id: string, values: Record<string, unknown>) {
     const record = this.org.table(object).get(id);
+    if (this.org.purged.has(id)) {
+      // A record purged from the Recycle Bin is still known to be deleted.
+      // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+      return {
+        statusCode: 'ENTITY_IS_DELETED',
+        message: 'entity is deleted',
+        fields: [] as string[],
+      };
+    }
     if (!record || this.org.objectOfId(id) !== object) {
       return {
         statusCode: 'INVALID_CROSS_REFERENCE_KEY',
