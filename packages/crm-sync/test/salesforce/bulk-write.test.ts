@@ -3,7 +3,7 @@
 // through slow jobs, per-record failures and a job that fails part-way; an interrupted run
 // resumes its job from the journal and no record is written twice.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PlanStep, SyncPlan } from '../../src/index.js';
+import type { FieldValue, PlanStep, SyncPlan } from '../../src/index.js';
 import { applyPlan, memoryJournal, type StepOutcome, setUpFields } from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
 import type { Emulator } from '../emulator/server.ts';
@@ -17,6 +17,21 @@ const FAST = { polling: { initialDelayMs: 1, maxDelayMs: 2 } } as const;
 beforeAll(async () => {
   for (const { emulator } of [composite, bulk]) await setUpFields(connectTo(emulator));
 });
+
+/** A plan's create of a Lead for `email` (a motion's), after the duplicate check on its Email. */
+function leadCreate(email: string, fields: Readonly<Record<string, FieldValue>>): PlanStep {
+  return {
+    type: 'create',
+    object: 'Lead',
+    fields: { ...fields, Email: email },
+    idempotencyKey: `Lead:${email}`,
+    duplicateCheck: { object: 'Lead', field: 'Email', value: email },
+    links: {},
+    motion: 'Busy visitors',
+    subject: { kind: 'contact', email, domain: email.split('@')[1] ?? '' },
+    reason: 'motion',
+  };
+}
 
 /** Updates of every Account (field sets differ per row, text that needs quoting, a clear). */
 function plan(accounts: readonly string[], leads = 0, tag = 'v1'): SyncPlan {
@@ -36,21 +51,13 @@ function plan(accounts: readonly string[], leads = 0, tag = 'v1'): SyncPlan {
       reason: 'update existing',
     }),
   );
-  const creates = Array.from({ length: leads }, (_, i): PlanStep => {
-    const email = `new${i}@newco${i}.io`;
-    return {
-      type: 'create',
-      object: 'Lead',
-      // One Lead lacks its required LastName: REQUIRED_FIELD_MISSING on both paths.
-      fields: { ...(i === 3 ? {} : { LastName: `New ${i}` }), Company: `Newco ${i}`, Email: email },
-      idempotencyKey: `Lead:${email}`,
-      duplicateCheck: { object: 'Lead', field: 'Email', value: email },
-      links: {},
-      motion: 'Busy visitors',
-      subject: { kind: 'contact', email, domain: `newco${i}.io` },
-      reason: 'motion',
-    };
-  });
+  const creates = Array.from({ length: leads }, (_, i) =>
+    // One Lead lacks its required LastName: REQUIRED_FIELD_MISSING on both paths.
+    leadCreate(`new${i}@newco${i}.io`, {
+      ...(i === 3 ? {} : { LastName: `New ${i}` }),
+      Company: `Newco ${i}`,
+    }),
+  );
   const steps = [...updates, ...creates];
   return {
     steps,
@@ -284,20 +291,9 @@ describe('an interrupted bulk write', () => {
   it('runs the duplicate check again before re-sending an insert job Salesforce no longer knows, creating no record twice', async () => {
     const { emulator } = bulk;
     emulator.bulk.pollsBeforeDone = 0;
-    const creates = Array.from({ length: 30 }, (_, i): PlanStep => {
-      const email = `lost${i}@lostjob${i}.io`;
-      return {
-        type: 'create',
-        object: 'Lead',
-        fields: { LastName: `Lost ${i}`, Company: `Lostjob ${i}`, Email: email },
-        idempotencyKey: `Lead:${email}`,
-        duplicateCheck: { object: 'Lead', field: 'Email', value: email },
-        links: {},
-        motion: 'Busy visitors',
-        subject: { kind: 'contact', email, domain: `lostjob${i}.io` },
-        reason: 'motion',
-      };
-    });
+    const creates = Array.from({ length: 30 }, (_, i) =>
+      leadCreate(`lost${i}@lostjob${i}.io`, { LastName: `Lost ${i}`, Company: `Lostjob ${i}` }),
+    );
     const inserts = { ...plan([]), steps: creates };
     const journal = memoryJournal();
     const options = { bulk: { writeThreshold: 25, ...FAST }, journal, autoAssign: false };
