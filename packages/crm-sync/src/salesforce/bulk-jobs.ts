@@ -53,8 +53,8 @@ type Counted = JsforceConnection & {
  * jsforce's `Connection.request` notes each answer's `Sforce-Limit-Info` in `limitInfo` (where
  * the connection's `usage` comes from); its Bulk API 2.0 classes send through their own HTTP
  * layer, which does not. They get a view of the connection whose transport notes it the same
- * way, so bulk calls keep `usage` current as composite calls do. The connection itself is left
- * as it is (it may be the caller's).
+ * way, so bulk calls keep `usage` (and `clockOffset`) current as composite calls do. The
+ * connection itself is left as it is (it may be the caller's).
  */
 const views = new WeakMap<SalesforceConnection, AnyConnection>();
 function jsforceOf(connection: SalesforceConnection): AnyConnection {
@@ -71,6 +71,7 @@ function jsforceOf(connection: SalesforceConnection): AnyConnection {
               sent.then((response) => {
                 const usage = parseLimitInfo(response?.headers?.['sforce-limit-info'] ?? null);
                 if (usage) jsforce.limitInfo = { apiUsage: { used: usage.used, limit: usage.max } };
+                connection.noteDate(response?.headers?.date);
               }, ignore);
               return sent;
             },

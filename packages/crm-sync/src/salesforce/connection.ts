@@ -67,6 +67,8 @@ export interface Transport {
   ): PromiseLike<{ headers?: Record<string, string | undefined> } | undefined>;
 }
 
+const ignore = () => {};
+
 /** The methods the connection sends. There is no DELETE: the service never deletes records. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 const METHODS: readonly string[] = ['GET', 'POST', 'PATCH'];
@@ -187,7 +189,7 @@ export class SalesforceConnection {
   usage: ApiUsage | undefined;
   /**
    * How far the org's clock is ahead of this machine's, in ms (within about a second), from the
-   * `Date` header of the latest REST answer; undefined before any answer.
+   * `Date` header of the latest answer (REST or Bulk API); undefined before any answer.
    */
   clockOffset: number | undefined;
   /** The jsforce `Connection` every call goes through (e.g. for its Bulk API). */
@@ -438,22 +440,24 @@ export class SalesforceConnection {
   #datedTransport(): { transport?: Transport } {
     const base = (this.jsforce as { _transport?: Transport })._transport;
     if (!base) return {};
-    const noteDate = (response: { headers?: Record<string, string | undefined> } | undefined) => {
-      const date = Date.parse(response?.headers?.date ?? '');
-      if (Number.isNaN(date)) return;
-      // The header is in whole seconds: the org's time is in [date, date + 1 s). The offset is
-      // the one nearest zero that fits, so clocks that agree are taken to agree.
-      const now = Date.now();
-      this.clockOffset = Math.min(0, date + 1000 - now) + Math.max(0, date - now);
-    };
     const transport = Object.create(base) as Transport;
     transport.httpRequest = (request, options) => {
       const sent = base.httpRequest(request, options);
       // A failed request is the caller's to handle, through the promise it was handed.
-      sent.then(noteDate, () => {});
+      sent.then((response) => this.noteDate(response?.headers?.date), ignore);
       return sent;
     };
     return { transport };
+  }
+
+  /** Notes an answer's `Date` header (the org's clock) in `clockOffset`. */
+  noteDate(header: string | undefined): void {
+    const date = Date.parse(header ?? '');
+    if (Number.isNaN(date)) return;
+    // The header is in whole seconds: the org's time is in [date, date + 1 s). The offset is
+    // the one nearest zero that fits, so clocks that agree are taken to agree.
+    const now = Date.now();
+    this.clockOffset = Math.min(0, date + 1000 - now) + Math.max(0, date - now);
   }
 
   #readUsage(): void {
