@@ -1,6 +1,6 @@
 // The Bulk API 2.0 upload limit is a size in bytes of the CSV as sent (UTF-8): text outside
 // ASCII takes two to four bytes a character, so a job is cut by bytes, not by characters.
-// https://developer.salesforce.com/docs/atlas.en-us.salesforce_app_limits_cheatsheet.meta/salesforce_app_limits_cheatsheet/salesforce_app_limits_platform_bulkapi.htm
+// https://developer.salesforce.com/docs/atlas.en-us.api_bulk_v2.meta/api_bulk_v2/bulk_api_2_limits.htm
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../src/salesforce/bulk-csv.js';
 import { type IngestRow, jobsOf } from '../../src/salesforce/bulk-ingest.js';

@@ -304,7 +304,9 @@ describe('an interrupted bulk write', () => {
     const job = [...emulator.bulk.jobs.values()].at(-1);
     emulator.bulk.tick();
     expect(job?.state).toBe('JobComplete');
-    // Salesforce no longer keeps the job: its id answers NOT_FOUND.
+    // Salesforce no longer keeps the job (finished jobs are deleted after 7 days): its id
+    // answers NOT_FOUND.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_bulk_v2.meta/api_bulk_v2/bulk_api_2_limits.htm
     emulator.bulk.jobs.delete(job?.id ?? '');
 
     const again = await applyPlan(connectTo(emulator), inserts, options);
