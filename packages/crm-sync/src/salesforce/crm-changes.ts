@@ -306,7 +306,8 @@ async function readOnce(
     accounts: mergedAccounts.records,
     contacts: mergedContacts.records,
     leads: mergedLeads.records,
-    opportunities: mergedOpportunities.records,
+    // Only those of an Account count for a stage (and for the count of purges).
+    opportunities: mergedOpportunities.records.filter((o) => o.AccountId != null),
   };
   const summary = (result: ObjectResult | undefined, deleted: number, rows = 0): ObjectRead => ({
     mode: result?.state ? 'changes' : 'full',

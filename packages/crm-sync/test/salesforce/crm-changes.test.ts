@@ -236,6 +236,16 @@ describe('readCrmChanges', () => {
     expect(next.snapshot.contacts.some((c) => c.Id === gone)).toBe(false);
     expect(next.snapshot.contacts).toHaveLength(snapshot.contacts.length - 1);
     expect(updatesGone(next.snapshot)).toBe(false);
+
+    // An Opportunity of no Account counts for no stage: it is not held, nor taken for a purge.
+    org.insert('Opportunity', {
+      Name: 'Private',
+      StageName: 'Prospecting',
+      CloseDate: '2026-12-01',
+    });
+    const after = await readCrmChanges(connection, { previous: next.snapshot });
+    expect(after.reads.Account.mode).toBe('changes');
+    expect(after.snapshot.opportunities).toEqual(next.snapshot.opportunities);
   });
 
   it('reads by id the records a plan updates that the snapshot lacks, and only those', async () => {
