@@ -21,7 +21,7 @@ const COMMON = `  --json         machine-readable output on stdout, errors too: 
   -h, --help     this help`;
 
 const EXIT_CODES = `Exit codes: 0 ok, 2 usage, 3 auth (log in again), 4 partial failure or a Bulk API job still
-running (run again later to resume), 5 stopped at the API limit (run again later to resume),
+running or failed whole (run again later to resume), 5 stopped at the API limit (run again later to resume),
 6 missing permissions, 1 unexpected.`;
 
 interface CommandHelp {

@@ -24,7 +24,7 @@ import {
 } from '../index.js';
 import { defaultReserve } from './budget.js';
 import { createInBulk, updateInBulk } from './bulk-apply.js';
-import { BulkJobTimeout } from './bulk-jobs.js';
+import { BulkJobFailed, BulkJobTimeout } from './bulk-jobs.js';
 import type { BulkOptions } from './bulk-options.js';
 import type { SalesforceConnection } from './connection.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from './errors.js';
@@ -57,7 +57,7 @@ export type StepOutcome =
   | { readonly step: PlanStep; readonly status: 'failed'; readonly errors: readonly RecordError[] }
   /** Dry run: would be written. */
   | { readonly step: PlanStep; readonly status: 'planned' }
-  /** Not reached: the run stopped (API limit, a Bulk API job still running) before this step. */
+  /** Not reached: the run stopped (API limit, a Bulk API job running or failed) before this step. */
   | { readonly step: PlanStep; readonly status: 'pending' };
 
 export type StepStatus = StepOutcome['status'];
@@ -109,10 +109,11 @@ export interface ApplyResult {
   readonly counts: Readonly<Record<StepStatus, number>>;
   /**
    * Set when the run stopped before the end; `pending` steps are left for the next run: at the
-   * org's API limit, or when a Bulk API job was still running after the polling's `timeoutMs`.
+   * org's API limit, when a Bulk API job was still running after the polling's `timeoutMs`, or
+   * when Salesforce failed a job as a whole (`message` gives its `errorMessage`).
    */
   readonly stopped?: {
-    readonly reason: 'api-limit' | 'bulk-job-timeout';
+    readonly reason: 'api-limit' | 'bulk-job-timeout' | 'bulk-job-failed';
     readonly message: string;
     readonly usage: ApiUsage | undefined;
   };
@@ -204,6 +205,7 @@ export async function applyPlan(
           journal,
           outcomes,
           guard,
+          refused,
           progress: (n) => progress('create', n),
           options: options.bulk ?? {},
           createdIds,
@@ -229,6 +231,8 @@ export async function applyPlan(
   } catch (error) {
     if (error instanceof BulkJobTimeout) {
       stopped = { reason: 'bulk-job-timeout', message: error.message, usage: connection.usage };
+    } else if (error instanceof BulkJobFailed) {
+      stopped = { reason: 'bulk-job-failed', message: error.message, usage: connection.usage };
     } else if (error instanceof Stop || error instanceof SalesforceApiLimitError) {
       stopped = {
         reason: 'api-limit',
@@ -319,6 +323,7 @@ async function applyUpdates(
       journal,
       outcomes,
       guard,
+      refused,
       progress,
       options: bulk,
     });

@@ -5,14 +5,17 @@
  * (composite calls of 200, one create at a time). Every record gets the outcome composite
  * would give it; records refused for a reason the composite path handles (a locked row, a
  * field the user cannot see or edit) and records a failed job never reached are handed back
- * to that path. The journal holds each record's job id before its data is uploaded, so an
- * interrupted run resumes its jobs and never writes a record twice.
+ * to that path. Fields describe shows the user cannot write are left out of a job first: a
+ * column Salesforce does not know fails the whole job, not its records. The journal holds each
+ * record's job id before its data is uploaded, so an interrupted run resumes its jobs and never
+ * writes a record twice.
  */
 import {
   type CreateStep,
   type CrmObject,
   chunk,
   escapeSoqlString,
+  type FieldValues,
   normalizeDomain,
   type PlanStep,
   type UpdateStep,
@@ -23,12 +26,15 @@ import { type BulkOptions, DEFAULT_WRITE_THRESHOLD } from './bulk-options.js';
 import type { SalesforceConnection } from './connection.js';
 import { type ApplyJournal, stepKey } from './journal.js';
 import { queryAll } from './reads.js';
+import type { RefusedFields } from './refusals.js';
 
 export interface BulkRun {
   readonly journal: ApplyJournal;
   readonly outcomes: Map<PlanStep, StepOutcome>;
   /** The API-limit check, before each job. */
   readonly guard: () => Promise<void>;
+  /** What describe says the user cannot write: left out of the jobs. */
+  readonly refused: RefusedFields;
   readonly progress: (n: number) => void;
   readonly options: BulkOptions;
 }
@@ -54,6 +60,7 @@ function settle(
   result: IngestResult | undefined,
   id: string,
   resumedReason: string,
+  omitted: readonly string[],
 ): boolean {
   if (result?.status === 'failed')
     run.outcomes.set(step, { step, status: 'failed', errors: result.errors });
@@ -62,9 +69,28 @@ function settle(
     step,
     result.resumed
       ? { step, status: 'already-done', id, reason: resumedReason }
-      : { step, status: 'written', id },
+      : { step, status: 'written', id, ...(omitted.length > 0 ? { omitted } : {}) },
   );
   return true;
+}
+
+/**
+ * The step's fields without those the user cannot write (`omitted`), or undefined when none
+ * is left: the one-record paths then report what the org says.
+ */
+async function writableFields(
+  run: BulkRun,
+  step: UpdateStep | CreateStep,
+): Promise<{ fields: FieldValues; omitted: string[] } | undefined> {
+  const names = Object.keys(step.fields);
+  const mode = step.type === 'update' ? 'update' : 'create';
+  const omitted = await run.refused.unwritable(step.object, mode, names);
+  if (omitted.length === 0) return { fields: step.fields, omitted };
+  if (omitted.length === names.length) return undefined;
+  const fields = Object.fromEntries(
+    Object.entries(step.fields).filter(([name]) => !omitted.includes(name)),
+  );
+  return { fields, omitted };
 }
 
 /** Which steps go to a job: those a journaled job holds, and those of objects at the threshold. */
@@ -90,24 +116,29 @@ export async function updateInBulk(
   const picked = chosen(steps, run);
   const left = steps.filter((s) => !picked.has(s));
   for (const object of new Set([...picked].map((s) => s.object))) {
-    const list = [...picked].filter((s) => s.object === object);
+    const list: { step: UpdateStep; fields: FieldValues; omitted: string[] }[] = [];
+    for (const step of [...picked].filter((s) => s.object === object)) {
+      const writable = await writableFields(run, step);
+      if (writable) list.push({ step, ...writable });
+      else left.push(step);
+    }
     const results = await ingest(connection, {
       object,
       operation: 'update',
-      rows: list.map((s) => ({ key: stepKey(s), id: s.id, fields: s.fields })),
+      rows: list.map(({ step, fields }) => ({ key: stepKey(step), id: step.id, fields })),
       journal: run.journal,
       beforeJob: run.guard,
       ...(run.options.polling ? { polling: run.options.polling } : {}),
     });
     const written: Record<string, string> = {};
-    for (const step of list) {
+    for (const { step, omitted } of list) {
       const result = results.get(stepKey(step));
       if (handBack(result)) left.push(step);
-      else if (settle(run, step, result, step.id, 'written by an interrupted run'))
+      else if (settle(run, step, result, step.id, 'written by an interrupted run', omitted))
         written[stepKey(step)] = step.id;
     }
     await run.journal.record(written);
-    run.progress(list.filter((s) => run.outcomes.has(s)).length);
+    run.progress(list.filter(({ step }) => run.outcomes.has(step)).length);
   }
   return left;
 }
@@ -131,10 +162,12 @@ export async function createInBulk(
   for (const object of ['Account', 'Contact', 'Lead'] as const) {
     const list = [...picked].filter((s) => s.object === object);
     if (list.length === 0) continue;
-    const rows: (IngestRow & { step: CreateStep })[] = [];
+    const rows: (IngestRow & { step: CreateStep; omitted: string[] })[] = [];
     const fresh: CreateStep[] = [];
     for (const step of list) {
-      const fields = { ...step.fields };
+      const writable = await writableFields(run, step);
+      if (!writable) continue;
+      const fields = { ...writable.fields };
       let linked = true;
       for (const [field, key] of Object.entries(step.links)) {
         const id = run.createdIds.get(key);
@@ -143,7 +176,7 @@ export async function createInBulk(
       }
       // A missing link is reported by the one-at-a-time path.
       if (!linked) continue;
-      rows.push({ key: stepKey(step), fields, step });
+      rows.push({ key: stepKey(step), fields, step, omitted: writable.omitted });
       if (run.journal.get(bulkJobKey(stepKey(step))) === undefined) fresh.push(step);
     }
     const existing = await findExistingMany(connection, fresh);
@@ -160,20 +193,27 @@ export async function createInBulk(
     }
     await run.journal.record(found);
     const toWrite = rows.filter((r) => !existing.has(r.step));
+    const stepOf = new Map(toWrite.map((r) => [r.key, r.step]));
     const results = await ingest(connection, {
       object,
       operation: 'insert',
       rows: toWrite,
       journal: run.journal,
       beforeJob: run.guard,
+      // A lost job may have created its records: the duplicate check finds them.
+      findWritten: async (lost) => {
+        const steps = lost.flatMap((r) => stepOf.get(r.key) ?? []);
+        const found = await findExistingMany(connection, steps);
+        return new Map([...found].map(([step, id]) => [stepKey(step), id]));
+      },
       ...(run.options.polling ? { polling: run.options.polling } : {}),
     });
     const created: Record<string, string> = {};
-    for (const { step, key } of toWrite) {
+    for (const { step, key, omitted } of toWrite) {
       const result = results.get(key);
       if (handBack(result)) continue;
       const id = result?.status === 'written' ? result.id : '';
-      if (settle(run, step, result, id, 'created by an earlier run')) {
+      if (settle(run, step, result, id, 'created by an earlier run', omitted)) {
         created[key] = id;
         run.createdIds.set(step.idempotencyKey, id);
       }

@@ -9,8 +9,10 @@ import type { CrmObject, FieldValue, RecordError } from '../index.js';
 import { csvCell, rowSignature, toCsv } from './bulk-csv.js';
 import {
   abortIngestJob,
+  BulkJobFailed,
   type BulkPolling,
   checkJob,
+  failedWhole,
   type IngestOperation,
   ingestResults,
   type JobInfo,
@@ -45,6 +47,12 @@ export interface IngestRequest {
   readonly polling?: BulkPolling;
   /** Called before each new job (e.g. the API-limit check). */
   readonly beforeJob?: () => Promise<void>;
+  /**
+   * The rows of a journaled job Salesforce no longer knows (`NOT_FOUND`), which it may have
+   * written: answers the ids of those already in the org, by row key, so they are not written
+   * again. Without it they are all written again (harmless for updates, not for inserts).
+   */
+  readonly findWritten?: (rows: readonly IngestRow[]) => Promise<ReadonlyMap<string, string>>;
 }
 
 /** Appends `item` to the list kept under `key`. */
@@ -57,8 +65,11 @@ export function append<K, V>(map: Map<K, V[]>, key: K, item: V): void {
 /** The journal key holding the id of the job a step's record was uploaded in. */
 export const bulkJobKey = (key: string) => `bulk-job:${key}`;
 
-/** Salesforce takes at most 150 MB of base64 per upload, so at most 100 MB of CSV. */
-const MAX_JOB_CHARS = 100_000_000;
+/**
+ * Salesforce takes at most 150 MB of base64 per upload, so at most 100 MB of CSV, counted in
+ * the bytes sent (UTF-8), not in characters.
+ */
+const MAX_JOB_BYTES = 100_000_000;
 
 /**
  * `sf__Error` is `CODE:message:fields --` (fields comma-separated, often empty).
@@ -98,9 +109,14 @@ export async function ingest(
     try {
       info = await checkJob(connection, 'ingest', id);
     } catch (error) {
-      // A job Salesforce no longer keeps: its records are written again.
+      // A job Salesforce no longer keeps: the records it wrote are found, the rest written again.
       if (error instanceof SalesforceError && error.errorCode === 'NOT_FOUND') {
-        fresh.push(...rows);
+        const found = (await request.findWritten?.(rows)) ?? new Map<string, string>();
+        for (const row of rows) {
+          const id = found.get(row.key);
+          if (id === undefined) fresh.push(row);
+          else results.set(row.key, { status: 'written', id, resumed: true });
+        }
         continue;
       }
       throw error;
@@ -113,6 +129,11 @@ export async function ingest(
     if (info.state === 'UploadComplete' || info.state === 'InProgress') {
       info = await waitForJob(connection, 'ingest', id, request.polling);
     }
+    // A job failed as a whole wrote nothing: its records go to a new job.
+    if (failedWhole(info)) {
+      fresh.push(...rows);
+      continue;
+    }
     await collect(connection, request.operation, info, rows, results, true);
   }
   for (const rows of jobsOf(request.operation, fresh)) {
@@ -121,6 +142,11 @@ export async function ingest(
     await request.journal.record(Object.fromEntries(rows.map((r) => [bulkJobKey(r.key), id])));
     await uploadAndClose(connection, id, csvOf(request.operation, rows));
     const info = await waitForJob(connection, 'ingest', id, request.polling);
+    if (failedWhole(info))
+      throw new BulkJobFailed(
+        info,
+        `${request.operation} of ${rows.length} ${request.object} records`,
+      );
     await collect(connection, request.operation, info, rows, results, false);
   }
   return results;
@@ -139,14 +165,18 @@ function csvOf(operation: IngestOperation, rows: readonly IngestRow[]): string {
   );
 }
 
-/** Splits rows into jobs whose CSV stays under the upload limit. */
-function jobsOf(operation: IngestOperation, rows: readonly IngestRow[]): IngestRow[][] {
+/** Splits rows into jobs whose CSV stays under the upload limit (`max`, in UTF-8 bytes). */
+export function jobsOf(
+  operation: IngestOperation,
+  rows: readonly IngestRow[],
+  max = MAX_JOB_BYTES,
+): IngestRow[][] {
   const jobs: IngestRow[][] = [];
   let job: IngestRow[] = [];
   let size = 0;
   for (const row of rows) {
-    const length = csvOf(operation, [row]).length;
-    if (job.length > 0 && size + length > MAX_JOB_CHARS) {
+    const length = Buffer.byteLength(csvOf(operation, [row]));
+    if (job.length > 0 && size + length > max) {
       jobs.push(job);
       job = [];
       size = 0;

@@ -6,7 +6,7 @@
  */
 import type { IngestJobV2 } from '@jsforce/jsforce-node/lib/api/bulk2.js';
 import type { CrmObject } from '../index.js';
-import { parseLimitInfo, type SalesforceConnection } from './connection.js';
+import { parseLimitInfo, type SalesforceConnection, type Transport } from './connection.js';
 import { SalesforceError } from './errors.js';
 import type { JsforceConnection } from './jsforce.js';
 
@@ -44,13 +44,6 @@ export interface BulkPolling {
 // by the members this package uses.
 type AnyConnection = ConstructorParameters<typeof IngestJobV2>[0];
 
-/** jsforce's HTTP transport, as its HTTP layer calls it: a promise of the response. */
-interface Transport {
-  httpRequest(
-    request: unknown,
-    options?: unknown,
-  ): PromiseLike<{ headers?: Record<string, string | undefined> } | undefined>;
-}
 type Counted = JsforceConnection & {
   _transport?: Transport;
   limitInfo?: { apiUsage?: { used: number; limit: number } };
@@ -60,8 +53,8 @@ type Counted = JsforceConnection & {
  * jsforce's `Connection.request` notes each answer's `Sforce-Limit-Info` in `limitInfo` (where
  * the connection's `usage` comes from); its Bulk API 2.0 classes send through their own HTTP
  * layer, which does not. They get a view of the connection whose transport notes it the same
- * way, so bulk calls keep `usage` current as composite calls do. The connection itself is left
- * as it is (it may be the caller's).
+ * way, so bulk calls keep `usage` (and `clockOffset`) current as composite calls do. The
+ * connection itself is left as it is (it may be the caller's).
  */
 const views = new WeakMap<SalesforceConnection, AnyConnection>();
 function jsforceOf(connection: SalesforceConnection): AnyConnection {
@@ -78,6 +71,7 @@ function jsforceOf(connection: SalesforceConnection): AnyConnection {
               sent.then((response) => {
                 const usage = parseLimitInfo(response?.headers?.['sforce-limit-info'] ?? null);
                 if (usage) jsforce.limitInfo = { apiUsage: { used: usage.used, limit: usage.max } };
+                connection.noteDate(response?.headers?.date);
               }, ignore);
               return sent;
             },
@@ -188,6 +182,34 @@ export class BulkJobTimeout extends SalesforceError {
       `Bulk API job ${id} is still ${state} after ${Math.round(timeoutMs / 1000)} s: Salesforce goes on processing it. Run the same sync again later: it picks the job up from the journal and writes none of its records twice.`,
     );
     this.jobId = id;
+  }
+}
+
+/** A job Salesforce failed as a whole: state Failed before it processed any record. */
+export const failedWhole = (info: JobInfo): boolean =>
+  info.state === 'Failed' && (info.numberRecordsProcessed ?? 0) === 0;
+
+/**
+ * A job Salesforce failed as a whole (`failedWhole`), e.g. for a column it does not know, with
+ * its `errorMessage` (the only place that says why: there are no per-record results). Its
+ * records' job id is in the journal: the next run writes them with a new job, none twice.
+ * https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/get_job_info.htm
+ */
+export class BulkJobFailed extends SalesforceError {
+  override name = 'BulkJobFailed';
+  readonly jobId: string;
+  readonly errorMessage: string | undefined;
+  constructor(info: JobInfo, work: string) {
+    const reason = info.errorMessage ?? 'no reason given';
+    const remedy = /field|column/i.test(reason)
+      ? 'A field it names is missing from the org or hidden from the connecting user: run `service-crm fields apply`, or give that user access to the field, then run the same sync again.'
+      : 'Run the same sync again; if the job fails the same way, look it up in Salesforce Setup under Bulk Data Load Jobs.';
+    super(
+      'request_failed',
+      `Salesforce failed Bulk API job ${info.id} (${work}) as a whole and wrote none of its records: "${reason}". ${remedy} Its records are left pending, and none is written twice.`,
+    );
+    this.jobId = info.id;
+    this.errorMessage = info.errorMessage;
   }
 }
 

@@ -59,6 +59,16 @@ export interface ConnectionOptions extends TransportOptions {
   readonly onRefresh?: ((session: RefreshedSession) => void | Promise<void>) | undefined;
 }
 
+/** jsforce's HTTP transport, as its HTTP layer calls it: a promise of the response. */
+export interface Transport {
+  httpRequest(
+    request: unknown,
+    options?: unknown,
+  ): PromiseLike<{ headers?: Record<string, string | undefined> } | undefined>;
+}
+
+const ignore = () => {};
+
 /** The methods the connection sends. There is no DELETE: the service never deletes records. */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 const METHODS: readonly string[] = ['GET', 'POST', 'PATCH'];
@@ -177,6 +187,11 @@ export class SalesforceConnection {
   readonly stats: ConnectionStats = { calls: {}, retries: 0, refreshes: 0 };
   /** The org's API usage as last reported (`Sforce-Limit-Info`), if any call reported it. */
   usage: ApiUsage | undefined;
+  /**
+   * How far the org's clock is ahead of this machine's, in ms (within about a second), from the
+   * `Date` header of the latest answer (REST or Bulk API); undefined before any answer.
+   */
+  clockOffset: number | undefined;
   /** The jsforce `Connection` every call goes through (e.g. for its Bulk API). */
   readonly jsforce: JsforceConnection;
   #refreshToken: string | undefined;
@@ -286,6 +301,7 @@ export class SalesforceConnection {
         minTimeout: this.retryPolicy.baseDelayMs,
         methods: ['GET'],
       },
+      ...this.#datedTransport(),
     };
     const parsed = await this.#send(
       label,
@@ -415,6 +431,33 @@ export class SalesforceConnection {
       if (!retryable || retry >= this.retryPolicy.maxRetries) throw error;
       await this.backoff(retry);
     }
+  }
+
+  /**
+   * jsforce's HTTP transport for one request, noting the answer's `Date` header in
+   * `clockOffset` (the connection's own transport is left as it is: it may be the caller's).
+   */
+  #datedTransport(): { transport?: Transport } {
+    const base = (this.jsforce as { _transport?: Transport })._transport;
+    if (!base) return {};
+    const transport = Object.create(base) as Transport;
+    transport.httpRequest = (request, options) => {
+      const sent = base.httpRequest(request, options);
+      // A failed request is the caller's to handle, through the promise it was handed.
+      sent.then((response) => this.noteDate(response?.headers?.date), ignore);
+      return sent;
+    };
+    return { transport };
+  }
+
+  /** Notes an answer's `Date` header (the org's clock) in `clockOffset`. */
+  noteDate(header: string | undefined): void {
+    const date = Date.parse(header ?? '');
+    if (Number.isNaN(date)) return;
+    // The header is in whole seconds: the org's time is in [date, date + 1 s). The offset is
+    // the one nearest zero that fits, so clocks that agree are taken to agree.
+    const now = Date.now();
+    this.clockOffset = Math.min(0, date + 1000 - now) + Math.max(0, date - now);
   }
 
   #readUsage(): void {

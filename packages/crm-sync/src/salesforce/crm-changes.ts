@@ -1,10 +1,10 @@
 /**
  * Read only what changed: the first read takes every record (Accounts with their Opportunity
  * facts in one subquery, Contacts, Leads); later reads take, per object, the records whose
- * `SystemModstamp` is after the snapshot's watermark (the start of the previous read) less an
- * overlap, which covers changes committed late and a clock here behind or ahead of the org's
- * by less than it. They go through queryAll, so records moved to the Recycle Bin come back and
- * leave the snapshot.
+ * `SystemModstamp` is after the snapshot's watermark (the start of the previous read, on the
+ * org's clock) less an overlap, which covers changes committed late. The org's clock is read
+ * from its answers' `Date` header, so a clock here ahead of or behind it misses nothing. They
+ * go through queryAll, so records moved to the Recycle Bin come back and leave the snapshot.
  */
 import {
   buildQuery,
@@ -108,11 +108,68 @@ interface ObjectResult {
 
 /**
  * Reads the CRM, incrementally when `previous` is a snapshot of the same org read with the same
- * columns and younger than the Recycle Bin's 15 days, in full otherwise.
+ * columns and younger than the Recycle Bin's 15 days, in full otherwise. An object read
+ * incrementally whose records in the org are fewer than the snapshot now holds lost records
+ * no read saw in the Recycle Bin (purged from it, or the bin emptied): it is read again in full.
  */
 export async function readCrmChanges(
   connection: SalesforceConnection,
   options: CrmChangesOptions = {},
+): Promise<CrmChanges> {
+  const changes = await readOnce(connection, options, new Set());
+  const purged = await objectsWithPurges(connection, changes);
+  return purged.size === 0 ? changes : readOnce(connection, options, purged);
+}
+
+/**
+ * How many records each object has in the org now, as the snapshot holds them: Opportunities
+ * with an Account only (the stage facts), none in the Recycle Bin.
+ * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_select_count.htm
+ */
+async function countOf(connection: SalesforceConnection, object: QueryObject): Promise<number> {
+  const where = object === 'Opportunity' ? ' WHERE AccountId != null' : '';
+  const soql = `SELECT COUNT() FROM ${object}${where}`;
+  const { body } = await connection.rest<{ totalSize: number }>(
+    'GET',
+    `/query?q=${encodeURIComponent(soql)}`,
+    { operation: 'query' },
+  );
+  return body.totalSize;
+}
+
+/**
+ * The objects read incrementally of which the snapshot holds more records than the org has:
+ * records left the org without passing through a read as deleted. The Recycle Bin holds up to
+ * 5,000 records per license and removes the oldest when full (after two hours in it), and
+ * emptyRecycleBin() clears it at once: queryAll then no longer returns them.
+ * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_emptyrecyclebin.htm
+ */
+async function objectsWithPurges(
+  connection: SalesforceConnection,
+  changes: CrmChanges,
+): Promise<Set<QueryObject>> {
+  const { snapshot } = changes;
+  const held: Record<QueryObject, number> = {
+    Account: snapshot.accounts.length,
+    Contact: snapshot.contacts.length,
+    Lead: snapshot.leads.length,
+    Opportunity: snapshot.opportunities.length,
+  };
+  const purged = new Set<QueryObject>();
+  for (const object of Object.keys(held) as QueryObject[])
+    if (
+      changes.reads[object].mode === 'changes' &&
+      (await countOf(connection, object)) < held[object]
+    )
+      purged.add(object);
+  return purged;
+}
+
+/** One read of the CRM; the objects in `full` are read in full whatever `previous` holds. */
+async function readOnce(
+  connection: SalesforceConnection,
+  options: CrmChangesOptions,
+  full: ReadonlySet<QueryObject>,
 ): Promise<CrmChanges> {
   const now = options.now ?? Date.now;
   const overlap = (options.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS) * 1000;
@@ -128,7 +185,7 @@ export async function readCrmChanges(
   /** The state to continue from, when `object` can be read incrementally. */
   const continuing = (object: QueryObject): SnapshotObjectState | undefined => {
     const state = previous?.objects[object];
-    if (!state) return undefined;
+    if (!state || full.has(object)) return undefined;
     const had = new Set(state.columns.map((c) => c.toLowerCase()));
     const same = columnsOf(object, optionsOf(object)).every((c) => had.has(c.toLowerCase()));
     const fresh = now() - instantOf(state.watermark) < RECYCLE_BIN_DAYS * 86_400_000;
@@ -183,7 +240,7 @@ export async function readCrmChanges(
   };
 
   // Changes committed while the read runs have later stamps, or fall in the next overlap.
-  const readStart = new Date(now()).toISOString();
+  const started = now();
   // Continuing, the Accounts' stage facts come from the changed Opportunities (a changed,
   // moved or deleted Opportunity has a new SystemModstamp), not from a subquery.
   const accounts = states.Account ? await read('Account') : await readAllAccounts();
@@ -220,6 +277,8 @@ export async function readCrmChanges(
   );
   const mergedLeads = merge<CrmLead>(leads.state ? (previous?.leads ?? []) : [], leads.rows);
 
+  // The start of the read on the org's clock, as its answers tell it (their `Date` header).
+  const readStart = new Date(started + (connection.clockOffset ?? 0)).toISOString();
   const stateOf = (result: ObjectResult): SnapshotObjectState => {
     const types = result.types ?? result.state?.types;
     return {
@@ -247,7 +306,8 @@ export async function readCrmChanges(
     accounts: mergedAccounts.records,
     contacts: mergedContacts.records,
     leads: mergedLeads.records,
-    opportunities: mergedOpportunities.records,
+    // Only those of an Account count for a stage (and for the count of purges).
+    opportunities: mergedOpportunities.records.filter((o) => o.AccountId != null),
   };
   const summary = (result: ObjectResult | undefined, deleted: number, rows = 0): ObjectRead => ({
     mode: result?.state ? 'changes' : 'full',

@@ -30,8 +30,8 @@ export interface SnapshotObjectState {
   /** The describe types of its fields, for a Bulk API job's CSV without asking describe again. */
   readonly types?: Readonly<Record<string, string>>;
   /**
-   * When the object was last read (ISO 8601, this machine's clock at the start of the read):
-   * the next read asks for records whose `SystemModstamp` is after it, less the overlap.
+   * When the object was last read (ISO 8601, the org's clock at the start of the read): the
+   * next read asks for records whose `SystemModstamp` is after it, less the overlap.
    */
   readonly watermark: string;
   /**

@@ -29,7 +29,7 @@ export interface QueryPage<T> {
   readonly records: T[];
 }
 
-export interface QueryCallOptions {
+export interface QueryCallOptions<T = Record<string, unknown>> {
   readonly tooling?: boolean;
   /**
    * Through the QueryAll resource (or a `queryAll` job): records in the Recycle Bin come back
@@ -49,6 +49,12 @@ export interface QueryCallOptions {
    * threshold on, a job reads them without a REST page first to count them.
    */
   readonly expected?: number | undefined;
+  /**
+   * Called with each REST page's records before the next page is asked for: a child
+   * subquery's further pages are read then, since asking for the parent's next page
+   * invalidates their cursors.
+   */
+  readonly eachPage?: (records: T[]) => Promise<void>;
 }
 
 /**
@@ -68,7 +74,7 @@ export class TooManyForSubquery extends Error {
 export async function queryAll<T = Record<string, unknown>>(
   connection: SalesforceConnection,
   soql: string,
-  options: QueryCallOptions = {},
+  options: QueryCallOptions<T> = {},
 ): Promise<T[]> {
   const resource = options.tooling
     ? '/tooling/query'
@@ -98,9 +104,11 @@ export async function queryAll<T = Record<string, unknown>>(
     const all = await inBulk(options.bulk, page.totalSize);
     if (all) return all;
   }
+  await options.eachPage?.(page.records);
   const records = [...page.records];
   while (!page.done && page.nextRecordsUrl) {
     page = (await connection.rest<QueryPage<T>>('GET', page.nextRecordsUrl, { operation })).body;
+    await options.eachPage?.(page.records);
     records.push(...page.records);
   }
   return records;
@@ -159,8 +167,10 @@ export function selectedColumns(soql: string): string[] {
 
 /**
  * A child subquery's records nest in each parent as a query result of their own (null when
- * there are none); a long list comes in pages behind its own `nextRecordsUrl`.
+ * there are none); a long list comes in pages behind its own `nextRecordsUrl`, which must be
+ * read before the parent's next page is asked for: that invalidates the child cursors.
  * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_relationships_query_results.htm
+ * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_querymore_queryresult.htm
  */
 async function followChildren(
   connection: SalesforceConnection,
@@ -243,8 +253,13 @@ export async function readRecords<T = Record<string, unknown>>(
             knownTypes
               ? Object.entries(knownTypes).map(([name, type]) => ({ name, type, label: name }))
               : describeFields(connection, object),
+          ...(relationships.length > 0
+            ? {
+                eachPage: (rows: T[]) =>
+                  followChildren(connection, rows as Record<string, unknown>[], relationships),
+              }
+            : {}),
         });
-        await followChildren(connection, page as Record<string, unknown>[], relationships);
         records.push(...page);
       }
       const types = described && Object.fromEntries(described.map((f) => [f.name, f.type]));

@@ -54,11 +54,23 @@ export class RefusedFields {
   ): Promise<string[]> {
     const named = new Set(namedFields(refusal).map((f) => f.toLowerCase()));
     if (named.size === 0 && refusal.code !== 'INVALID_FIELD_FOR_INSERT_UPDATE') return [];
+    const unwritable = new Set(await this.unwritable(object, mode, Object.keys(values)));
+    return Object.keys(values).filter(
+      (name) => named.has(name.toLowerCase()) || unwritable.has(name),
+    );
+  }
+
+  /** The fields of `names` describe does not show, or marks not createable/updateable. */
+  async unwritable(
+    object: CrmObject,
+    mode: 'create' | 'update',
+    names: readonly string[],
+  ): Promise<string[]> {
     const described = await this.#describe(object);
     const flag = mode === 'create' ? 'createable' : 'updateable';
-    return Object.keys(values).filter((name) => {
+    return names.filter((name) => {
       const field = described.get(name.toLowerCase());
-      return named.has(name.toLowerCase()) || !field || field[flag] === false;
+      return !field || field[flag] === false;
     });
   }
 

@@ -251,6 +251,18 @@ export class BulkApi {
     job.state = 'InProgress';
     const failure = this.failNextJob;
     this.failNextJob = undefined;
+    // A header column the object lacks, or the user cannot see, fails the whole job: state
+    // Failed, nothing processed, the column named in `errorMessage` (no per-record results).
+    // https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/get_job_info.htm
+    // https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/bulk_api_2_0_errors.htm
+    const unknown = job.header.find(
+      (name) => name !== 'Id' && this.org.access(job.object, name) === 'none',
+    );
+    if (unknown !== undefined) {
+      job.state = 'Failed';
+      job.errorMessage = `InvalidBatch : Field name not found : ${unknown}`;
+      return;
+    }
     for (const [index, row] of job.rows.entries()) {
       if (failure && index >= failure.after) {
         // A failed job keeps what it processed; the rest is unprocessed.

@@ -109,7 +109,38 @@ describe('Salesforce emulator', () => {
     }
   });
 
-  it('runs Bulk API 2.0 jobs in the documented shapes: states, CSV result columns, result pages', async () => {
+  it("pages a long child list behind its own cursor, which the parent's next page invalidates", async () => {
+    const emulator = await startEmulator({ validateSchema: false, pageSize: 2, childPageSize: 3 });
+    try {
+      const { accessToken } = emulator.issueTokens();
+      const { org } = emulator;
+      for (const name of ['A', 'B', 'C']) {
+        const id = org.insert('Account', { Name: name });
+        for (let i = 0; i < 5; i++) org.insert('Opportunity', { AccountId: id });
+      }
+      const get = async (path: string) => {
+        const response = await fetch(`${emulator.url}${path}`, {
+          headers: { authorization: `Bearer ${accessToken}` },
+        });
+        return { status: response.status, body: await response.json() };
+      };
+      const soql = 'SELECT Name, (SELECT Id FROM Opportunities) FROM Account ORDER BY Name';
+      const first = await get(`/services/data/v59.0/query?q=${encodeURIComponent(soql)}`);
+      const children = first.body.records[0].Opportunities;
+      expect(children).toMatchObject({ totalSize: 5, done: false });
+      expect(children.records).toHaveLength(3);
+      const rest = await get(children.nextRecordsUrl);
+      expect(rest.body).toMatchObject({ done: true });
+      expect(rest.body.records).toHaveLength(2);
+      await get(first.body.nextRecordsUrl);
+      const late = await get(first.body.records[1].Opportunities.nextRecordsUrl);
+      expect([late.status, late.body[0].errorCode]).toEqual([400, 'INVALID_QUERY_LOCATOR']);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('runs Bulk API 2.0 jobs in the documented shapes: states, CSV result columns, result pages, a job with a hidden column failed whole', async () => {
     const emulator = await startEmulator({ validateSchema: false });
     try {
       const { accessToken } = emulator.issueTokens();
@@ -207,6 +238,30 @@ describe('Salesforce emulator', () => {
       );
       expect(subquery.status).toBe(400);
       expect((await api('GET', '/jobs/ingest/750000000000000AAA')).status).toBe(404);
+
+      // A column the user cannot see fails the job whole, not record by record.
+      emulator.bulk.pollsBeforeDone = 0;
+      emulator.org.hidden.add('Account.Website');
+      const hidden = (
+        await api(
+          'POST',
+          '/jobs/ingest',
+          JSON.stringify({ object: 'Account', operation: 'update' }),
+        )
+      ).json();
+      await api(
+        'PUT',
+        `/jobs/ingest/${hidden.id}/batches`,
+        `Id,Website\n${first},a.io\n`,
+        'text/csv',
+      );
+      await api('PATCH', `/jobs/ingest/${hidden.id}`, JSON.stringify({ state: 'UploadComplete' }));
+      expect((await api('GET', `/jobs/ingest/${hidden.id}`)).json()).toMatchObject({
+        state: 'Failed',
+        numberRecordsProcessed: 0,
+        numberRecordsFailed: 0,
+        errorMessage: 'InvalidBatch : Field name not found : Website',
+      });
     } finally {
       await emulator.close();
     }

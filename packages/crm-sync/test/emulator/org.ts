@@ -302,6 +302,8 @@ export class Org {
   /** Object names the user cannot read (absent from the global describe). */
   readonly unreadableObjects = new Set<string>();
   readonly feed: SfRecord[] = [];
+  /** Ids of records purged from the Recycle Bin (`emptyRecycleBin`). */
+  readonly purged = new Set<string>();
   private sequence = 0;
   /** How far the org's clock is ahead of this machine's (`advance`). */
   private offset = 0;
@@ -347,13 +349,18 @@ export class Org {
     this.offset += seconds * 1000;
   }
 
+  /** The org's clock, in ms since the epoch: this machine's, `advance`d. */
+  clock(): number {
+    return Date.now() + this.offset;
+  }
+
   /**
    * The server's time, in whole seconds as Salesforce stamps records (CreatedDate,
    * LastModifiedDate, SystemModstamp are dateTimes: precision of one second).
    * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/primitive_data_types.htm
    */
   now(): string {
-    const seconds = Math.floor((Date.now() + this.offset) / 1000) * 1000;
+    const seconds = Math.floor(this.clock() / 1000) * 1000;
     return new Date(seconds).toISOString().replace('Z', '+0000');
   }
 
@@ -426,6 +433,22 @@ export class Org {
     const record = this.table(object).get(id);
     if (!record) throw new Error(`no ${object} ${id}`);
     Object.assign(record, { IsDeleted: true, SystemModstamp: this.now() });
+  }
+
+  /**
+   * Empties the Recycle Bin (of `ids`, or all of it), as `emptyRecycleBin()` or the automatic
+   * purge of a full bin do: the records leave queryAll too (after emptyRecycleBin() queryAll may
+   * still show them for about a day; this is the state after), and an update of one answers
+   * ENTITY_IS_DELETED.
+   * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_emptyrecyclebin.htm
+   */
+  emptyRecycleBin(ids?: readonly string[]): void {
+    for (const table of this.records.values())
+      for (const [id, record] of table)
+        if (record.IsDeleted === true && (ids === undefined || ids.includes(id))) {
+          table.delete(id);
+          this.purged.add(id);
+        }
   }
 
   objectOfId(id: string): string | undefined {

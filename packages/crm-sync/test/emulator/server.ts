@@ -9,7 +9,7 @@ import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from '.
 import { BulkApi } from './bulk.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
-import { attributes, runSoql, SoqlError } from './soql.ts';
+import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -59,6 +59,13 @@ export interface EmulatorOptions {
   profile?: ProfileSetup;
   /** Query page size (Salesforce's default batch is 2000). */
   pageSize?: number;
+  /**
+   * Child records a subquery nests per parent in one answer (default 200); the rest come behind
+   * the child list's own `nextRecordsUrl`. Salesforce documents no fixed figure: child records
+   * count toward the batch size, whose minimum is 200.
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_queryoptions.htm
+   */
+  childPageSize?: number;
   /** Daily API request allocation reported in Sforce-Limit-Info and /limits. */
   apiMax?: number;
   clientId?: string;
@@ -88,6 +95,11 @@ export interface EmulatorOptions {
    * client that sends on a connection the server has already closed.
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * How far the org's clock is from this machine's, in seconds (negative: this machine is
+   * ahead). Record stamps and each answer's `Date` header follow the org's clock.
+   */
+  clockOffsetSeconds?: number;
 }
 
 const ERRORS = {
@@ -114,10 +126,13 @@ export class Emulator {
     { challenge: string | undefined; redirectUri: string }
   >();
   private readonly cursors = new Map<string, SfRecord[]>();
+  /** Per parent query cursor, the child cursors its pages handed out (see `page`). */
+  private readonly childCursors = new Map<string, string[]>();
   private readonly server = createServer((req, res) => void this.handle(req, res));
   private readonly authorizePages: AuthorizePages;
   private apiUsed = 0;
   readonly pageSize: number;
+  readonly childPageSize: number;
   readonly apiMax: number;
   readonly clientId: string;
   readonly clientSecret: string;
@@ -131,7 +146,9 @@ export class Emulator {
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
+    this.org.advance(options.clockOffsetSeconds ?? 0);
     this.pageSize = options.pageSize ?? 2000;
+    this.childPageSize = options.childPageSize ?? 200;
     this.apiMax = options.apiMax ?? 15000;
     this.clientId = options.clientId ?? 'emulator-client';
     this.clientSecret = options.clientSecret ?? 'emulator-secret';
@@ -285,6 +302,9 @@ export class Emulator {
       const isText = typeof payload === 'string';
       res.writeHead(status, {
         'content-type': isText ? 'text/xml; charset=utf-8' : 'application/json;charset=UTF-8',
+        // The time the answer was made, on the org's clock (RFC 9110 section 6.6.1).
+        // https://www.rfc-editor.org/rfc/rfc9110#section-6.6.1
+        date: new Date(this.org.clock()).toUTCString(),
         ...headers,
       });
       res.end(payload === undefined ? undefined : isText ? payload : JSON.stringify(payload));
@@ -554,6 +574,7 @@ export class Emulator {
       }
       throw error;
     }
+    if (isCountQuery(soql)) return [200, { totalSize: rows.length, done: true, records: [] }];
     const records = tooling
       ? rows.map((r) => ({
           ...r,
@@ -589,6 +610,7 @@ export class Emulator {
     const records = rows.slice(0, this.pageSize);
     const remaining = rows.slice(this.pageSize);
     const next = offset + records.length;
+    for (const record of records) this.pageChildren(record, cursor);
     const body: Record<string, unknown> = {
       ...(tooling
         ? {
@@ -609,6 +631,31 @@ export class Emulator {
     return [200, body];
   }
 
+  /**
+   * A subquery's children beyond `childPageSize` wait behind a child cursor of their own,
+   * handed out with the parent page `cursor` is on.
+   * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_relationships_query_results.htm
+   */
+  private pageChildren(record: SfRecord, cursor: string): void {
+    for (const [name, value] of Object.entries(record)) {
+      const children = value as { records?: SfRecord[]; done?: boolean } | null;
+      if (!children || !Array.isArray(children.records) || children.done !== true) continue;
+      if (children.records.length <= this.childPageSize) continue;
+      const child = `01gRO${randomBytes(6).toString('hex')}`;
+      this.cursors.set(
+        `${child}-${this.childPageSize}`,
+        children.records.slice(this.childPageSize),
+      );
+      this.childCursors.set(cursor, [...(this.childCursors.get(cursor) ?? []), child]);
+      record[name] = {
+        ...children,
+        done: false,
+        nextRecordsUrl: `/services/data/v59.0/query/${child}-${this.childPageSize}`,
+        records: children.records.slice(0, this.childPageSize),
+      };
+    }
+  }
+
   private page(locator: string, tooling: boolean): [number, unknown] {
     const rows = this.cursors.get(locator);
     if (!rows) {
@@ -616,6 +663,13 @@ export class Emulator {
     }
     this.cursors.delete(locator);
     const [cursor = '', offset = '0'] = locator.split(/-(?=\d+$)/);
+    // "A queryMore() call on a parent object invalidates all child cursors in the previous
+    // result set": their next pages answer INVALID_QUERY_LOCATOR from now on.
+    // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_querymore_queryresult.htm
+    const children = new Set(this.childCursors.get(cursor));
+    for (const key of this.cursors.keys())
+      if (children.has(key.replace(/-\d+$/, ''))) this.cursors.delete(key);
+    this.childCursors.delete(cursor);
     return this.pageOf(rows, Number(offset) + rows.length, cursor, Number(offset), tooling);
   }
 
@@ -696,6 +750,15 @@ export class Emulator {
   /** Applies an update; returns the per-record error, if any. */
   private update(object: string, id: string, values: Record<string, unknown>) {
     const record = this.org.table(object).get(id);
+    if (this.org.purged.has(id)) {
+      // A record purged from the Recycle Bin is still known to be deleted.
+      // https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+      return {
+        statusCode: 'ENTITY_IS_DELETED',
+        message: 'entity is deleted',
+        fields: [] as string[],
+      };
+    }
     if (!record || this.org.objectOfId(id) !== object) {
       return {
         statusCode: 'INVALID_CROSS_REFERENCE_KEY',

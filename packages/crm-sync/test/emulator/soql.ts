@@ -329,7 +329,8 @@ function select(
         idField: child.idField,
         query: f.subquery as ParsedQuery,
       });
-    } else throw new SoqlError('MALFORMED_QUERY', `unsupported field ${f.type}`);
+    } else if (isCount(f)) continue;
+    else throw new SoqlError('MALFORMED_QUERY', `unsupported field ${f.type}`);
   }
   // Validate columns in order, so the first bad one is named (as Salesforce does).
   for (const column of columns) resolve(context, object, undefined, column);
@@ -358,6 +359,24 @@ function select(
     }
     return out as SfRecord;
   });
+}
+
+/** `COUNT()` without a field: the query answers how many rows match (see `isCountQuery`). */
+function isCount(field: SelectFields[number]): boolean {
+  return (
+    field.type === 'FieldFunctionExpression' &&
+    field.functionName.toUpperCase() === 'COUNT' &&
+    (field.parameters ?? []).length === 0
+  );
+}
+
+/**
+ * `SELECT COUNT() FROM ...`: answered with the number of matching rows in `totalSize` and no
+ * records.
+ * https://developer.salesforce.com/docs/atlas.en-us.soql_sosl.meta/soql_sosl/sforce_api_calls_soql_select_count.htm
+ */
+export function isCountQuery(soql: string): boolean {
+  return /^\s*SELECT\s+COUNT\(\s*\)\s+FROM\s/i.test(soql);
 }
 
 /**

@@ -3,7 +3,7 @@
 // through slow jobs, per-record failures and a job that fails part-way; an interrupted run
 // resumes its job from the journal and no record is written twice.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PlanStep, SyncPlan } from '../../src/index.js';
+import type { FieldValue, PlanStep, SyncPlan } from '../../src/index.js';
 import { applyPlan, memoryJournal, type StepOutcome, setUpFields } from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
 import type { Emulator } from '../emulator/server.ts';
@@ -17,6 +17,21 @@ const FAST = { polling: { initialDelayMs: 1, maxDelayMs: 2 } } as const;
 beforeAll(async () => {
   for (const { emulator } of [composite, bulk]) await setUpFields(connectTo(emulator));
 });
+
+/** A plan's create of a Lead for `email` (a motion's), after the duplicate check on its Email. */
+function leadCreate(email: string, fields: Readonly<Record<string, FieldValue>>): PlanStep {
+  return {
+    type: 'create',
+    object: 'Lead',
+    fields: { ...fields, Email: email },
+    idempotencyKey: `Lead:${email}`,
+    duplicateCheck: { object: 'Lead', field: 'Email', value: email },
+    links: {},
+    motion: 'Busy visitors',
+    subject: { kind: 'contact', email, domain: email.split('@')[1] ?? '' },
+    reason: 'motion',
+  };
+}
 
 /** Updates of every Account (field sets differ per row, text that needs quoting, a clear). */
 function plan(accounts: readonly string[], leads = 0, tag = 'v1'): SyncPlan {
@@ -36,21 +51,13 @@ function plan(accounts: readonly string[], leads = 0, tag = 'v1'): SyncPlan {
       reason: 'update existing',
     }),
   );
-  const creates = Array.from({ length: leads }, (_, i): PlanStep => {
-    const email = `new${i}@newco${i}.io`;
-    return {
-      type: 'create',
-      object: 'Lead',
-      // One Lead lacks its required LastName: REQUIRED_FIELD_MISSING on both paths.
-      fields: { ...(i === 3 ? {} : { LastName: `New ${i}` }), Company: `Newco ${i}`, Email: email },
-      idempotencyKey: `Lead:${email}`,
-      duplicateCheck: { object: 'Lead', field: 'Email', value: email },
-      links: {},
-      motion: 'Busy visitors',
-      subject: { kind: 'contact', email, domain: `newco${i}.io` },
-      reason: 'motion',
-    };
-  });
+  const creates = Array.from({ length: leads }, (_, i) =>
+    // One Lead lacks its required LastName: REQUIRED_FIELD_MISSING on both paths.
+    leadCreate(`new${i}@newco${i}.io`, {
+      ...(i === 3 ? {} : { LastName: `New ${i}` }),
+      Company: `Newco ${i}`,
+    }),
+  );
   const steps = [...updates, ...creates];
   return {
     steps,
@@ -280,6 +287,35 @@ describe('an interrupted bulk write', () => {
       }
     },
   );
+
+  it('runs the duplicate check again before re-sending an insert job Salesforce no longer knows, creating no record twice', async () => {
+    const { emulator } = bulk;
+    emulator.bulk.pollsBeforeDone = 0;
+    const creates = Array.from({ length: 30 }, (_, i) =>
+      leadCreate(`lost${i}@lostjob${i}.io`, { LastName: `Lost ${i}`, Company: `Lostjob ${i}` }),
+    );
+    const inserts = { ...plan([]), steps: creates };
+    const journal = memoryJournal();
+    const options = { bulk: { writeThreshold: 25, ...FAST }, journal, autoAssign: false };
+    // The run stops at the API limit once the job is closed; the job goes on and creates them.
+    emulator.inject({ kind: 'request-limit', method: 'GET', path: /\/jobs\/ingest\/\w+$/ });
+    const first = await applyPlan(connectTo(emulator), inserts, options);
+    expect(first.stopped?.reason).toBe('api-limit');
+    const job = [...emulator.bulk.jobs.values()].at(-1);
+    emulator.bulk.tick();
+    expect(job?.state).toBe('JobComplete');
+    // Salesforce no longer keeps the job (finished jobs are deleted after 7 days): its id
+    // answers NOT_FOUND.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_bulk_v2.meta/api_bulk_v2/bulk_api_2_limits.htm
+    emulator.bulk.jobs.delete(job?.id ?? '');
+
+    const again = await applyPlan(connectTo(emulator), inserts, options);
+    expect(again.counts).toMatchObject({ 'already-done': 30, failed: 0, pending: 0 });
+    const leads = [...emulator.org.table('Lead').values()].filter((l) =>
+      String(l.Email).startsWith('lost'),
+    );
+    expect(leads).toHaveLength(30);
+  });
 });
 
 describe('a bulk job still running when its polling times out', () => {
@@ -313,5 +349,60 @@ describe('a bulk job still running when its polling times out', () => {
     const after = writes(emulator);
     for (const id of accounts) expect((after.get(id) ?? 0) - (before.get(id) ?? 0)).toBe(1);
     expect(bulkCalls(emulator)).toBe(jobs); // no second job
+  });
+});
+
+describe('a bulk write with a field the user cannot see', () => {
+  it('leaves the field out of the job (Salesforce would fail the whole job for it) and writes the rest', async () => {
+    const { emulator } = bulk;
+    emulator.bulk.pollsBeforeDone = 0;
+    const { accounts } = seedOrg(emulator.org, { companies: 30 });
+    emulator.org.hidden.add('Account.ServiceFirstSeen__c');
+    try {
+      const calls = compositeCalls(emulator);
+      const result = await applyPlan(connectTo(emulator), plan(accounts, 0, 'v7'), {
+        bulk: { writeThreshold: 25, ...FAST },
+      });
+      expect(result.counts).toMatchObject({ written: 30, failed: 0, pending: 0 });
+      const job = [...emulator.bulk.jobs.values()].at(-1);
+      expect(job?.state).toBe('JobComplete');
+      expect(job?.header).not.toContain('ServiceFirstSeen__c');
+      expect(compositeCalls(emulator)).toBe(calls);
+      const omitted = result.outcomes.filter((o) => o.status === 'written' && o.omitted);
+      expect(omitted.map((o) => (o.status === 'written' ? o.omitted : []))).toEqual(
+        Array.from({ length: 22 }, () => ['ServiceFirstSeen__c']),
+      );
+      for (const id of accounts)
+        expect(emulator.org.table('Account').get(id)?.ServiceIntents__c).toMatch(/v7$/);
+    } finally {
+      emulator.org.hidden.delete('Account.ServiceFirstSeen__c');
+    }
+  });
+
+  it("stops the run with Salesforce's errorMessage when it fails a job whole, its records pending; the next run writes them", async () => {
+    const { emulator } = bulk;
+    emulator.bulk.pollsBeforeDone = 0;
+    const { accounts } = seedOrg(emulator.org, { companies: 30 });
+    const journal = memoryJournal();
+    const options = { bulk: { writeThreshold: 25, ...FAST }, journal };
+    // The field was hidden from the user after describe was read.
+    emulator.bulk.failNextJob = {
+      after: 0,
+      message: 'InvalidBatch : Field name not found : ServiceSessions__c',
+    };
+    const calls = compositeCalls(emulator);
+    const first = await applyPlan(connectTo(emulator), plan(accounts, 0, 'v8'), options);
+    expect(first.stopped?.reason).toBe('bulk-job-failed');
+    expect(first.stopped?.message).toMatch(
+      /^Salesforce failed Bulk API job \w+ \(update of 30 Account records\) as a whole and wrote none of its records: "InvalidBatch : Field name not found : ServiceSessions__c"\. A field it names is missing from the org or hidden from the connecting user: run `service-crm fields apply`, or give that user access to the field, then run the same sync again\./,
+    );
+    expect(first.counts).toMatchObject({ written: 0, pending: 30 });
+    expect(compositeCalls(emulator)).toBe(calls);
+
+    const again = await applyPlan(connectTo(emulator), plan(accounts, 0, 'v8'), options);
+    expect(again.stopped).toBeUndefined();
+    expect(again.counts).toMatchObject({ written: 30, failed: 0, pending: 0 });
+    for (const id of accounts)
+      expect(emulator.org.table('Account').get(id)?.ServiceIntents__c).toMatch(/v8$/);
   });
 });

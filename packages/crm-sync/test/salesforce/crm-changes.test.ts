@@ -7,6 +7,7 @@ import {
   type CrmSnapshotFile,
   readCrmChanges,
   readMissing,
+  updateRecord,
   withWriting,
 } from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
@@ -47,13 +48,18 @@ describe('readCrmChanges', () => {
       ['changes', 0],
       ['changes', 0],
     ]);
-    // One queryAll per object, no describe: the snapshot knows what the user cannot read.
+    // One queryAll per object, no describe: the snapshot knows what the user cannot read; then
+    // one COUNT() per object, which finds no record purged unseen from the Recycle Bin.
     const sent = emulator.requests.slice(before);
     expect(sent.map((r) => r.path.replace(/.*\/v59\.0/, ''))).toEqual([
       '/queryAll',
       '/queryAll',
       '/queryAll',
       '/queryAll',
+      '/query',
+      '/query',
+      '/query',
+      '/query',
     ]);
     const where = parseQuery(sent[1]?.query.get('q') ?? '').where?.left;
     expect(where).toMatchObject({
@@ -190,7 +196,8 @@ describe('readCrmChanges', () => {
     const sent = emulator.requests
       .slice(from)
       .map((r) => `${r.method} ${r.path.replace(/.*\/v59\.0/, '').replace(/\/750\w+/, '/ID')}`);
-    // Accounts, Leads and Opportunities: a queryAll each; Contacts: a job at once.
+    // Accounts, Leads and Opportunities: a queryAll each; Contacts: a job at once; then the
+    // counts of the objects.
     expect(sent).toEqual([
       'GET /queryAll',
       'POST /jobs/query',
@@ -199,11 +206,46 @@ describe('readCrmChanges', () => {
       'GET /jobs/query/ID/results',
       'GET /queryAll',
       'GET /queryAll',
+      ...Array.from({ length: 4 }, () => 'GET /query'),
     ]);
     expect(read.reads.Contact).toEqual({ mode: 'changes', records: 60, deleted: 0 });
     expect(read.snapshot.contacts.filter((c) => c.Title === 'Written')).toHaveLength(60);
     // The hint is the last run's: the new snapshot carries none until a run writes again.
     expect(read.snapshot.objects.Contact.writing).toBeUndefined();
+  });
+
+  it('leaves out records purged from the Recycle Bin (gone from queryAll too), so their subject is matched again', async () => {
+    const { emulator } = env;
+    const { org } = emulator;
+    const connection = connectTo(emulator);
+    const gone = org.insert('Contact', { LastName: 'Ng', Email: 'ng@purged.io' });
+    const { snapshot } = await readCrmChanges(connection);
+    const observed = [{ company: company('purged.io'), contacts: [contact('ng@purged.io')] }];
+    const updatesGone = (crm: CrmSnapshotFile) =>
+      planSync({ crm, observed }).steps.some((s) => s.type === 'update' && s.id === gone);
+    expect(updatesGone(snapshot)).toBe(true);
+    // Deleted and purged between two runs: no read saw it in the Recycle Bin.
+    org.recycle('Contact', gone);
+    org.emptyRecycleBin([gone]);
+    await expect(updateRecord(connection, 'Contact', gone, { Title: 'x' })).rejects.toMatchObject({
+      errorCode: 'ENTITY_IS_DELETED',
+    });
+    const next = await readCrmChanges(connection, { previous: snapshot });
+    expect(next.reads.Contact.mode).toBe('full');
+    expect(next.reads.Account.mode).toBe('changes');
+    expect(next.snapshot.contacts.some((c) => c.Id === gone)).toBe(false);
+    expect(next.snapshot.contacts).toHaveLength(snapshot.contacts.length - 1);
+    expect(updatesGone(next.snapshot)).toBe(false);
+
+    // An Opportunity of no Account counts for no stage: it is not held, nor taken for a purge.
+    org.insert('Opportunity', {
+      Name: 'Private',
+      StageName: 'Prospecting',
+      CloseDate: '2026-12-01',
+    });
+    const after = await readCrmChanges(connection, { previous: next.snapshot });
+    expect(after.reads.Account.mode).toBe('changes');
+    expect(after.snapshot.opportunities).toEqual(next.snapshot.opportunities);
   });
 
   it('reads by id the records a plan updates that the snapshot lacks, and only those', async () => {

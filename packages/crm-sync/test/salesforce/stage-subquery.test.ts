@@ -82,4 +82,21 @@ describe('Pipeline Stage from the Account subquery', () => {
     const queried = emulator.requests.slice(from).map((r) => r.query.get('q') ?? '');
     expect(queried.filter((q) => /FROM Opportunity\b/.test(q))).toEqual([]);
   });
+
+  it("reads every Opportunity of an Account with more than a child page of them, before the next Accounts page invalidates the children's cursor", async () => {
+    const { emulator } = env;
+    const { org } = emulator;
+    // An Account with 250 deals (200 nest in its row, 50 behind the child cursor), on a page of
+    // Accounts that more pages follow; one deal, the last, is won.
+    const big = org.insert('Account', { Name: '!Big', Website: 'https://big.io' });
+    for (let i = 0; i < 250; i++)
+      org.insert('Opportunity', { AccountId: big, IsClosed: i === 249, IsWon: i === 249 });
+    seedOrg(org, { companies: 100 });
+
+    const crm = await readCrm(connectTo(emulator));
+    expect(crm.opportunities.filter((o) => o.AccountId === big)).toHaveLength(250);
+    expect(stages(crm.accounts, crm.opportunities).get(big)).toBe('Customer');
+    const pages = emulator.requests.filter((r) => /\/query\/01g/.test(r.path));
+    expect(pages.every((r) => r.status === 200)).toBe(true);
+  });
 });
