@@ -32,6 +32,7 @@ export {
   type CompositeSaveResult,
   type CompositeUpdateBody,
   collectCompositeResults,
+  groupedByObject,
   type RecordError,
   type RecordOutcome,
   type RecordUpdate,

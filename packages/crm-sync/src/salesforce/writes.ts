@@ -10,6 +10,7 @@ import {
   type CrmObject,
   collectCompositeResults,
   type FieldValues,
+  groupedByObject,
   type RecordOutcome,
   type RecordUpdate,
   toCompositeUpdates,
@@ -69,13 +70,13 @@ function refusal(error: unknown): CompositeResponse {
 }
 
 export interface UpdateRecordsOptions {
-  /** Called after each composite call with the outcomes so far. */
+  /** Called after each composite call with the outcomes so far, in the order sent. */
   readonly onBatch?: (outcomes: readonly RecordOutcome[]) => void;
 }
 
 /**
- * `PATCH /composite/sobjects` in calls of at most 200 records, `allOrNone: false`. One outcome
- * per record, in input order; records that failed with `UNABLE_TO_LOCK_ROW` are sent again
+ * `PATCH /composite/sobjects` in calls of at most 200 records grouped by object, `allOrNone:
+ * false`. One outcome per record, in input order; records that failed with `UNABLE_TO_LOCK_ROW` are sent again
  * (with backoff, up to the retry ceiling). A call refused as a whole fails its records with the
  * request's error code; auth and API-limit errors are thrown.
  */
@@ -90,8 +91,11 @@ export async function updateRecords(
       .then((r) => r.body, refusal);
     return collectCompositeResults([body], [response]);
   };
+  // Sent grouped by object (a call of more than 10 runs of one type is refused), answered in
+  // input order.
+  const sent = groupedByObject(updates.map((update, index) => ({ ...update, index })));
   const outcomes: RecordOutcome[] = [];
-  for (const body of toCompositeUpdates(updates)) {
+  for (const body of toCompositeUpdates(sent)) {
     let batch = await send(body);
     for (let retry = 0; retry < connection.retryPolicy.maxRetries; retry++) {
       const locked = new Set(
@@ -109,7 +113,11 @@ export async function updateRecords(
     outcomes.push(...batch);
     options.onBatch?.(outcomes);
   }
-  return outcomes;
+  const inOrder: RecordOutcome[] = [];
+  sent.forEach(({ index }, k) => {
+    inOrder[index] = outcomes[k] as RecordOutcome;
+  });
+  return inOrder;
 }
 
 /** `POST /chatter/feed-elements`: a text post on a record's feed; the feed item's id. */

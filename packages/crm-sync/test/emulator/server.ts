@@ -99,6 +99,16 @@ const ERRORS = {
   limit: [{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }],
 };
 
+/** The most type chunks one sObject Collections request may hold. */
+const MAX_CHUNKS = 10;
+
+/** Runs of consecutive records of one type. */
+function chunksOf(records: readonly Record<string, unknown>[]): number {
+  const typeOf = (r: Record<string, unknown>) =>
+    (r.attributes as { type?: string } | undefined)?.type;
+  return records.filter((r, i) => i === 0 || typeOf(r) !== typeOf(records[i - 1] ?? {})).length;
+}
+
 export class Emulator {
   readonly org: Org;
   readonly requests: RecordedRequest[] = [];
@@ -746,6 +756,23 @@ export class Emulator {
             message:
               'EXCEEDED_ID_LIMIT: record limit reached. cannot submit more than 200 records into this call',
             errorCode: 'EXCEEDED_ID_LIMIT',
+          },
+        ],
+      ];
+    }
+    // Records of more than one type are processed in chunks, a chunk being a run of consecutive
+    // records of one type, and one request processes at most 10: more are refused whole (400,
+    // "If the request isn't well formed"). The page documents the limit, not an error code; the
+    // message is the one Salesforce answers.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_composite_sobjects_collections_update.htm
+    if (chunksOf(records) > MAX_CHUNKS) {
+      return [
+        400,
+        [
+          {
+            message:
+              'Cannot have more than 10 chunks in a single operation. Please rearrange the data to reduce chunking.',
+            errorCode: 'INVALID_BATCH_REQUEST',
           },
         ],
       ];
