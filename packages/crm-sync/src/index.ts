@@ -116,6 +116,7 @@ export {
   buildQuery,
   type ChildQuery,
   escapeSoqlString,
+  packTerms,
   type QueryOptions,
   SOQL_MAX_LENGTH,
   type SoqlCondition,

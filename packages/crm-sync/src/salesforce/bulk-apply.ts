@@ -11,10 +11,10 @@
 import {
   type CreateStep,
   type CrmObject,
-  chunk,
   escapeSoqlString,
   normalizeDomain,
   type PlanStep,
+  packTerms,
   type UpdateStep,
 } from '../index.js';
 import type { StepOutcome } from './apply.js';
@@ -22,6 +22,7 @@ import { append, bulkJobKey, type IngestResult, type IngestRow, ingest } from '.
 import { type BulkOptions, DEFAULT_WRITE_THRESHOLD } from './bulk-options.js';
 import type { SalesforceConnection } from './connection.js';
 import { type ApplyJournal, stepKey } from './journal.js';
+import { queryUriBound } from './query-uri.js';
 import { queryAll } from './reads.js';
 
 export interface BulkRun {
@@ -183,14 +184,10 @@ export async function createInBulk(
   }
 }
 
-/** Emails per query: well inside SOQL's 100,000 characters. */
-const EMAILS_PER_QUERY = 500;
-/** Website patterns per query. */
-const WEBSITES_PER_QUERY = 100;
-
 /**
  * The plan's duplicate check for many creates: `Email IN (...)`, and Websites narrowed with
- * LIKE then compared by registrable domain, as the one-at-a-time check does.
+ * LIKE then compared by registrable domain, as the one-at-a-time check does. The values are
+ * packed into as few queries as fit a GET URI (`queryUriBound`).
  */
 async function findExistingMany(
   connection: SalesforceConnection,
@@ -205,8 +202,7 @@ async function findExistingMany(
   for (const list of groups.values()) {
     const { object, field } = (list[0] as CreateStep).duplicateCheck;
     const match = field === 'Email' ? emailMatches : websiteMatches;
-    for (const batch of chunk(list, field === 'Email' ? EMAILS_PER_QUERY : WEBSITES_PER_QUERY))
-      await match(connection, object, batch, found);
+    await match(connection, object, list, found);
   }
   return found;
 }
@@ -214,16 +210,17 @@ async function findExistingMany(
 async function emailMatches(
   connection: SalesforceConnection,
   object: CrmObject,
-  batch: readonly CreateStep[],
+  steps: readonly CreateStep[],
   found: Map<CreateStep, string>,
 ): Promise<void> {
-  const values = batch.map((s) => escapeSoqlString(s.duplicateCheck.value)).join(', ');
-  const rows = await queryAll<{ Id: string; Email: string | null }>(
-    connection,
-    `SELECT Id, Email FROM ${object} WHERE Email IN (${values})`,
-  );
-  const ids = new Map(rows.map((r) => [(r.Email ?? '').toLowerCase(), r.Id]));
-  for (const step of batch) {
+  const emails = [...new Set(steps.map((s) => escapeSoqlString(s.duplicateCheck.value)))];
+  const ids = new Map<string, string>();
+  const compose = (list: string) => `SELECT Id, Email FROM ${object} WHERE Email IN (${list})`;
+  for (const soql of packTerms(emails, ', ', compose, queryUriBound)) {
+    const rows = await queryAll<{ Id: string; Email: string | null }>(connection, soql);
+    for (const r of rows) ids.set((r.Email ?? '').toLowerCase(), r.Id);
+  }
+  for (const step of steps) {
     const id = ids.get(step.duplicateCheck.value.toLowerCase());
     if (id !== undefined) found.set(step, id);
   }
@@ -232,24 +229,22 @@ async function emailMatches(
 async function websiteMatches(
   connection: SalesforceConnection,
   object: CrmObject,
-  batch: readonly CreateStep[],
+  steps: readonly CreateStep[],
   found: Map<CreateStep, string>,
 ): Promise<void> {
-  const likes = batch
-    .map(
-      (s) => `Website LIKE ${escapeSoqlString(`%${s.duplicateCheck.value.replace(/[%_]/g, '')}%`)}`,
-    )
-    .join(' OR ');
-  const rows = await queryAll<{ Id: string; Website: string | null }>(
-    connection,
-    `SELECT Id, Website FROM ${object} WHERE ${likes}`,
+  const likes = steps.map(
+    (s) => `Website LIKE ${escapeSoqlString(`%${s.duplicateCheck.value.replace(/[%_]/g, '')}%`)}`,
   );
   const ids = new Map<string, string>();
-  for (const r of rows) {
-    const domain = r.Website ? normalizeDomain(r.Website) : undefined;
-    if (domain && !ids.has(domain)) ids.set(domain, r.Id);
+  const compose = (conditions: string) => `SELECT Id, Website FROM ${object} WHERE ${conditions}`;
+  for (const soql of packTerms([...new Set(likes)], ' OR ', compose, queryUriBound)) {
+    const rows = await queryAll<{ Id: string; Website: string | null }>(connection, soql);
+    for (const r of rows) {
+      const domain = r.Website ? normalizeDomain(r.Website) : undefined;
+      if (domain && !ids.has(domain)) ids.set(domain, r.Id);
+    }
   }
-  for (const step of batch) {
+  for (const step of steps) {
     const id = ids.get(step.duplicateCheck.value);
     if (id !== undefined) found.set(step, id);
   }

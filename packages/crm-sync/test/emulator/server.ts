@@ -99,6 +99,21 @@ const ERRORS = {
   limit: [{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }],
 };
 
+/**
+ * The longest URI and headers together, in bytes: past it Salesforce answers 414.
+ * https://help.salesforce.com/s/articleView?id=000386264&type=1
+ */
+const MAX_URI_AND_HEADERS = 16_384;
+
+/** The bytes of a request's URI and header lines. */
+function uriAndHeaderBytes(req: IncomingMessage): number {
+  let bytes = Buffer.byteLength(req.url ?? '');
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    bytes += Buffer.byteLength(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`);
+  }
+  return bytes;
+}
+
 /** The most type chunks one sObject Collections request may hold. */
 const MAX_CHUNKS = 10;
 
@@ -124,7 +139,12 @@ export class Emulator {
     { challenge: string | undefined; redirectUri: string }
   >();
   private readonly cursors = new Map<string, SfRecord[]>();
-  private readonly server = createServer((req, res) => void this.handle(req, res));
+  // Node refuses headers past 16 KiB itself (431): it takes up to a whole SOQL statement
+  // percent-encoded, and `handle` answers as the org does.
+  private readonly server = createServer(
+    { maxHeaderSize: 1024 * 1024 },
+    (req, res) => void this.handle(req, res),
+  );
   private readonly authorizePages: AuthorizePages;
   private apiUsed = 0;
   readonly pageSize: number;
@@ -299,6 +319,10 @@ export class Emulator {
       });
       res.end(payload === undefined ? undefined : isText ? payload : JSON.stringify(payload));
     };
+    if (uriAndHeaderBytes(req) > MAX_URI_AND_HEADERS) {
+      // Refused before it reaches the API: a plain-text body, no Salesforce error array.
+      return send(414, 'URI Too Long', { 'content-type': 'text/plain;charset=UTF-8' });
+    }
     try {
       await this.route(method, url, req, body, record, send);
     } catch (error) {
