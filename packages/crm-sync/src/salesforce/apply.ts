@@ -75,7 +75,10 @@ export interface ApplyOptions {
   readonly onProgress?: (progress: ApplyProgress) => void;
   /** Remembers finished steps; pass a `fileJournal` to resume an interrupted run. */
   readonly journal?: ApplyJournal;
-  /** Let Lead assignment rules run on create (default true); false sends `Sforce-Auto-Assign: FALSE`. */
+  /**
+   * Let the org's assignment rules run on create (default true); false sends
+   * `Sforce-Auto-Assign: FALSE`. Updates never run them: they keep each record's owner.
+   */
   readonly autoAssign?: boolean;
   /**
    * Stop when the org has this many API calls or fewer left today (default: 2% of the daily
@@ -512,8 +515,7 @@ async function applyCreate(
         reason: `a ${step.object} with this ${step.duplicateCheck.field} exists`,
       };
     }
-    const createOptions =
-      step.object === 'Lead' && options.autoAssign === false ? { autoAssign: false } : {};
+    const createOptions = { autoAssign: options.autoAssign !== false };
     const omitted: string[] = [];
     for (;;) {
       try {

@@ -20,11 +20,19 @@ import { SalesforceError } from './errors.js';
 
 export interface CreateOptions {
   /**
-   * Let Lead assignment rules run on create (default true, Salesforce's own default). Set
-   * false to send `Sforce-Auto-Assign: FALSE` so the owner you set is kept.
+   * Let the org's active assignment rules (Lead, Account) run on create (default true,
+   * Salesforce's own default). Set false to keep the owner you set.
    */
   readonly autoAssign?: boolean;
 }
+
+/**
+ * The Assignment Rule header. REST runs the org's active assignment rules on every create and
+ * update of a Lead or Account unless it says FALSE: said on every write, so an update never
+ * hands a record to another owner.
+ * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_autoassign.htm
+ */
+const assignmentRules = (run: boolean) => ({ 'sforce-auto-assign': run ? 'TRUE' : 'FALSE' });
 
 /** `POST /sobjects/<object>`: the new record's id. */
 export async function createRecord(
@@ -36,12 +44,12 @@ export async function createRecord(
   const { body } = await connection.rest<{ id: string }>('POST', `/sobjects/${object}`, {
     body: fields,
     operation: 'create',
-    ...(options.autoAssign === false ? { headers: { 'sforce-auto-assign': 'FALSE' } } : {}),
+    headers: assignmentRules(options.autoAssign !== false),
   });
   return { id: body.id };
 }
 
-/** `PATCH /sobjects/<object>/<id>`. */
+/** `PATCH /sobjects/<object>/<id>`, without running assignment rules. */
 export async function updateRecord(
   connection: SalesforceConnection,
   object: CrmObject,
@@ -51,6 +59,7 @@ export async function updateRecord(
   await connection.rest('PATCH', `/sobjects/${object}/${encodeURIComponent(id)}`, {
     body: fields,
     operation: 'update',
+    headers: assignmentRules(false),
   });
 }
 
@@ -76,7 +85,7 @@ export interface UpdateRecordsOptions {
 
 /**
  * `PATCH /composite/sobjects` in calls of at most 200 records grouped by object, `allOrNone:
- * false`. One outcome per record, in input order; records that failed with `UNABLE_TO_LOCK_ROW` are sent again
+ * false`, without running assignment rules. One outcome per record, in input order; records that failed with `UNABLE_TO_LOCK_ROW` are sent again
  * (with backoff, up to the retry ceiling). A call refused as a whole fails its records with the
  * request's error code; auth and API-limit errors are thrown.
  */
@@ -87,7 +96,11 @@ export async function updateRecords(
 ): Promise<RecordOutcome[]> {
   const send = async (body: CompositeUpdateBody) => {
     const response = await connection
-      .rest<CompositeResponse>('PATCH', '/composite/sobjects', { body, operation: 'composite' })
+      .rest<CompositeResponse>('PATCH', '/composite/sobjects', {
+        body,
+        operation: 'composite',
+        headers: assignmentRules(false),
+      })
       .then((r) => r.body, refusal);
     return collectCompositeResults([body], [response]);
   };

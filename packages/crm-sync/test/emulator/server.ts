@@ -114,6 +114,15 @@ function uriAndHeaderBytes(req: IncomingMessage): number {
   return bytes;
 }
 
+/**
+ * Whether a REST create or update runs the active assignment rules: unless the Assignment Rule
+ * header says FALSE (case-insensitive), and when it is missing too (its default is TRUE).
+ * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_autoassign.htm
+ */
+function assigns(req: IncomingMessage): boolean {
+  return String(req.headers['sforce-auto-assign'] ?? 'TRUE').toUpperCase() !== 'FALSE';
+}
+
 /** The most type chunks one sObject Collections request may hold. */
 const MAX_CHUNKS = 10;
 
@@ -158,6 +167,11 @@ export class Emulator {
   readonly componentErrors = new Map<string, { statusCode: string; message: string }>();
   /** Bulk API 2.0 jobs, with the knobs for slow and failing ones. */
   readonly bulk: BulkApi;
+  /**
+   * The owner an active Lead assignment rule gives every Lead created or updated through REST;
+   * undefined: no active rule. Bulk API 2.0 jobs run a rule only when named, so never here.
+   */
+  leadAssignmentOwner: string | undefined;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -445,14 +459,14 @@ export class Emulator {
       return reply(200, { name: object, label: object, fields: this.org.describe(object) });
     }
     if (method === 'PATCH' && (rest === '/composite/sobjects' || rest === '/composite/sobjects/')) {
-      return reply(...this.composite(json(), fault_?.kind === 'lock'));
+      return reply(...this.composite(json(), fault_?.kind === 'lock', assigns(req)));
     }
     if (method === 'POST' && rest === '/chatter/feed-elements') {
       return reply(...this.feedElement(json()));
     }
     const sobject = /^\/sobjects\/(\w+)\/?$/.exec(rest);
     if (method === 'POST' && sobject) {
-      return reply(...this.create(sobject[1] ?? '', json()));
+      return reply(...this.create(sobject[1] ?? '', json(), assigns(req)));
     }
     const one = /^\/sobjects\/(\w+)\/(\w+)$/.exec(rest);
     if (method === 'GET' && one) {
@@ -468,7 +482,7 @@ export class Emulator {
     }
     if (method === 'PATCH' && one) {
       if (fault_?.kind === 'lock') return reply(400, [this.lockError(one[2] ?? '')]);
-      const result = this.update(one[1] ?? '', one[2] ?? '', json());
+      const result = this.update(one[1] ?? '', one[2] ?? '', json(), assigns(req));
       if (!result) return reply(204, undefined);
       const { statusCode, message, fields } = result;
       return reply(400, [
@@ -681,7 +695,18 @@ export class Emulator {
     return undefined;
   }
 
-  private create(object: string, values: Record<string, unknown>): [number, unknown] {
+  /** An active Lead assignment rule gives the Lead its owner (see `assigns`). */
+  private assign(object: string, record: SfRecord | undefined, autoAssign: boolean): void {
+    if (object !== 'Lead' || !autoAssign || !record || this.leadAssignmentOwner === undefined)
+      return;
+    record.OwnerId = this.leadAssignmentOwner;
+  }
+
+  private create(
+    object: string,
+    values: Record<string, unknown>,
+    autoAssign = false,
+  ): [number, unknown] {
     if (!WRITABLE.has(object)) {
       return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
     }
@@ -724,11 +749,12 @@ export class Emulator {
     const id = this.org.insert(object, values);
     const created = this.org.table(object).get(id);
     if (created) this.org.derive(object, created);
+    this.assign(object, created, autoAssign);
     return [201, { id, success: true, errors: [] }];
   }
 
   /** Applies an update; returns the per-record error, if any. */
-  private update(object: string, id: string, values: Record<string, unknown>) {
+  private update(object: string, id: string, values: Record<string, unknown>, autoAssign = false) {
     const record = this.org.table(object).get(id);
     if (!record || this.org.objectOfId(id) !== object) {
       return {
@@ -758,6 +784,7 @@ export class Emulator {
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;
     this.org.change(object, record, fields);
+    this.assign(object, record, autoAssign);
     return undefined;
   }
 
@@ -770,7 +797,11 @@ export class Emulator {
     };
   }
 
-  private composite(body: Record<string, unknown>, lock: boolean): [number, unknown] {
+  private composite(
+    body: Record<string, unknown>,
+    lock: boolean,
+    autoAssign: boolean,
+  ): [number, unknown] {
     const records = Array.isArray(body.records) ? (body.records as Record<string, unknown>[]) : [];
     if (records.length > 200) {
       return [
@@ -816,7 +847,7 @@ export class Emulator {
           const { errorCode: _e, ...error } = this.lockError(id);
           return { id, success: false, errors: [error] };
         }
-        const error = this.update(type, id, r);
+        const error = this.update(type, id, r, autoAssign);
         return error ? { id, success: false, errors: [error] } : { id, success: true, errors: [] };
       }),
     ];
