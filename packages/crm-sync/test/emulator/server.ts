@@ -378,7 +378,10 @@ export class Emulator {
     if (method === 'GET' && /^\/services\/data\/?$/.test(path)) {
       // Versions: every API version the org serves, no authentication needed.
       // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_versions.htm
-      return send(200, [{ label: "Winter '24", url: '/services/data/v59.0', version: '59.0' }]);
+      return send(200, [
+        { label: "Winter '24", url: '/services/data/v59.0', version: '59.0' },
+        { label: "Spring '26", url: '/services/data/v66.0', version: '66.0' },
+      ]);
     }
     if (!bearer || !this.accessTokens.has(bearer)) return send(401, ERRORS.session);
     if (path.startsWith('/id/')) return send(200, this.identity());
