@@ -233,9 +233,10 @@ export async function applyPlan(
     if (error instanceof BulkJobTimeout) {
       stopped = { reason: 'bulk-job-timeout', message: error.message, usage: connection.usage };
     } else if (error instanceof Stop || error instanceof SalesforceApiLimitError) {
+      const concurrent = error instanceof SalesforceApiLimitError && error.limit === 'concurrent';
       stopped = {
         reason: 'api-limit',
-        message: limitMessage(connection.usage),
+        message: concurrent ? error.message : limitMessage(connection.usage),
         usage: connection.usage,
       };
     } else throw error;

@@ -28,6 +28,13 @@ export type FaultKind =
   | 'unavailable'
   | 'lock'
   | 'request-limit'
+  /**
+   * Too many long-running requests (20 seconds or more) at once in the org: the same
+   * REQUEST_LIMIT_EXCEEDED as the daily limit, told apart by its message. It clears as those
+   * requests finish.
+   * https://developer.salesforce.com/docs/platform/salesforce-app-limits-cheatsheet/guide/salesforce-app-limits-platform-api.html
+   */
+  | 'concurrent-limit'
   | 'refresh-in-progress'
   /**
    * The server closes the connection without answering: what a client sees when it sends on a
@@ -97,6 +104,12 @@ const ERRORS = {
     { errorCode: 'SERVER_UNAVAILABLE', message: 'Server temporarily unavailable, try again later' },
   ],
   limit: [{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }],
+  concurrent: [
+    {
+      message: 'ConcurrentRequests (Concurrent API Requests) Limit exceeded.',
+      errorCode: 'REQUEST_LIMIT_EXCEEDED',
+    },
+  ],
 };
 
 /**
@@ -405,6 +418,11 @@ export class Emulator {
       // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_api_usage.htm
       return send(403, ERRORS.limit, {
         'sforce-limit-info': `api-usage=${Math.max(this.apiUsed, this.apiMax)}/${this.apiMax}`,
+      });
+    }
+    if (fault_?.kind === 'concurrent-limit') {
+      return send(403, ERRORS.concurrent, {
+        'sforce-limit-info': `api-usage=${this.apiUsed}/${this.apiMax}`,
       });
     }
     this.apiUsed += 1;
