@@ -3,11 +3,11 @@
 // ("ConcurrentRequests (Concurrent API Requests) Limit exceeded."). The second clears within
 // minutes: it is retried, and when it persists the command says which limit it is and what to do.
 import { describe, expect, it } from 'vitest';
-import type { PlanStep, SyncPlan } from '../../src/index.js';
 import { applyPlan, SalesforceApiLimitError } from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 import { runMain } from './in-process.js';
+import { plan, update } from './plan-steps.js';
 
 const env = useEmulator();
 
@@ -33,20 +33,8 @@ describe('the concurrent request limit', () => {
   it('stops a sync that meets it on every retry, saying it is not the daily limit', async () => {
     const { emulator } = env;
     const [account = ''] = seedOrg(emulator.org, { companies: 1 }).accounts;
-    const step: PlanStep = {
-      type: 'update',
-      object: 'Account',
-      id: account,
-      fields: { Name: 'Busy org' },
-      subject: { kind: 'company', domain: 'company0.com' },
-      reason: 'update existing',
-    };
-    const plan: SyncPlan = {
-      steps: [step],
-      summary: { updates: 1, creates: 0, feedPosts: 0, skips: 0, ambiguous: 0 },
-    };
     emulator.inject({ kind: 'concurrent-limit', path: '/composite/sobjects', times: 5 });
-    const result = await applyPlan(connectTo(emulator), plan);
+    const result = await applyPlan(connectTo(emulator), plan([update(account, { Name: 'Busy' })]));
     expect(result.counts.pending).toBe(1);
     expect(result.stopped?.reason).toBe('api-limit');
     expect(result.stopped?.message).toMatch(/too many long-running requests at once/);

@@ -2,29 +2,12 @@
 // `Sforce-Auto-Assign: FALSE`. A sync's updates keep each record's owner; its creates run the
 // rules only when `autoAssign` is on (the default).
 import { describe, expect, it } from 'vitest';
-import type { PlanStep, SyncPlan } from '../../src/index.js';
 import { applyPlan, updateRecord } from '../../src/salesforce.js';
 import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
+import { leadCreate, plan } from './plan-steps.js';
 
 const env = useEmulator();
-
-const plan = (steps: PlanStep[]): SyncPlan => ({
-  steps,
-  summary: { updates: 0, creates: 0, feedPosts: 0, skips: 0, ambiguous: 0 },
-});
-
-const leadCreate = (email: string): PlanStep => ({
-  type: 'create',
-  object: 'Lead',
-  fields: { LastName: 'Doe', Company: 'Doe Ltd', Email: email },
-  idempotencyKey: `Lead:${email}`,
-  duplicateCheck: { object: 'Lead', field: 'Email', value: email },
-  links: {},
-  motion: 'New visitor',
-  subject: { kind: 'contact', email, domain: 'doe.io' },
-  reason: 'motion',
-});
 
 /** An org whose active Lead assignment rule hands every Lead to a queue user. */
 function orgWithLeadRule() {
