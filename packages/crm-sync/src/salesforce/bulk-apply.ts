@@ -186,8 +186,7 @@ export async function createInBulk(
 
 /**
  * The plan's duplicate check for many creates: `Email IN (...)`, and Websites narrowed with
- * LIKE then compared by registrable domain, as the one-at-a-time check does. The values are
- * packed into as few queries as fit a GET URI (`queryUriBound`).
+ * LIKE then compared by registrable domain, as the one-at-a-time check does.
  */
 async function findExistingMany(
   connection: SalesforceConnection,
@@ -207,16 +206,36 @@ async function findExistingMany(
   return found;
 }
 
+/**
+ * The queries of the duplicate check of many creates: those of `object` whose `field` holds one
+ * of `values` (a Website narrowed with LIKE), packed into as few as fit a GET URI.
+ */
+export function duplicateCheckQueries(
+  object: CrmObject,
+  field: 'Email' | 'Website',
+  values: readonly string[],
+): string[] {
+  if (field === 'Email') {
+    const emails = [...new Set(values)].map(escapeSoqlString);
+    const compose = (list: string) => `SELECT Id, Email FROM ${object} WHERE Email IN (${list})`;
+    return packTerms(emails, ', ', compose, queryUriBound);
+  }
+  const likes = [...new Set(values)].map(
+    (domain) => `Website LIKE ${escapeSoqlString(`%${domain.replace(/[%_]/g, '')}%`)}`,
+  );
+  const compose = (conditions: string) => `SELECT Id, Website FROM ${object} WHERE ${conditions}`;
+  return packTerms(likes, ' OR ', compose, queryUriBound);
+}
+
 async function emailMatches(
   connection: SalesforceConnection,
   object: CrmObject,
   steps: readonly CreateStep[],
   found: Map<CreateStep, string>,
 ): Promise<void> {
-  const emails = [...new Set(steps.map((s) => escapeSoqlString(s.duplicateCheck.value)))];
   const ids = new Map<string, string>();
-  const compose = (list: string) => `SELECT Id, Email FROM ${object} WHERE Email IN (${list})`;
-  for (const soql of packTerms(emails, ', ', compose, queryUriBound)) {
+  const emails = steps.map((s) => s.duplicateCheck.value);
+  for (const soql of duplicateCheckQueries(object, 'Email', emails)) {
     const rows = await queryAll<{ Id: string; Email: string | null }>(connection, soql);
     for (const r of rows) ids.set((r.Email ?? '').toLowerCase(), r.Id);
   }
@@ -232,12 +251,9 @@ async function websiteMatches(
   steps: readonly CreateStep[],
   found: Map<CreateStep, string>,
 ): Promise<void> {
-  const likes = steps.map(
-    (s) => `Website LIKE ${escapeSoqlString(`%${s.duplicateCheck.value.replace(/[%_]/g, '')}%`)}`,
-  );
   const ids = new Map<string, string>();
-  const compose = (conditions: string) => `SELECT Id, Website FROM ${object} WHERE ${conditions}`;
-  for (const soql of packTerms([...new Set(likes)], ' OR ', compose, queryUriBound)) {
+  const domains = steps.map((s) => s.duplicateCheck.value);
+  for (const soql of duplicateCheckQueries(object, 'Website', domains)) {
     const rows = await queryAll<{ Id: string; Website: string | null }>(connection, soql);
     for (const r of rows) {
       const domain = r.Website ? normalizeDomain(r.Website) : undefined;

@@ -5,8 +5,8 @@
  * Metadata `SaveResult`s apply. This class adds what jsforce lacks: retries of
  * `UNABLE_TO_LOCK_ROW`, of unavailable Metadata calls and of the org's concurrent request limit,
  * no retry at all on its daily API limit (that `REQUEST_LIMIT_EXCEEDED` stops the run), no
- * DELETE ever, a refresh on userinfo's
- * `Bad_OAuth_Token`, call counts, and errors a caller can branch on, with no token in them.
+ * DELETE ever, a refresh on userinfo's `Bad_OAuth_Token`, call counts, and errors a caller can
+ * branch on, with no token in them.
  */
 import { DEFAULT_API_VERSION } from '../metadata-requests.js';
 import { type ApiUsage, redact, SalesforceApiLimitError, SalesforceError } from './errors.js';
@@ -395,8 +395,9 @@ export class SalesforceConnection {
 
   /**
    * One call with our own retries: `UNABLE_TO_LOCK_ROW` (a per-record contention jsforce does
-   * not know) and the concurrent request limit; for calls with a body that may be sent again (PATCH, Metadata), an unavailable
-   * server; for calls safe to send twice, a connection the server closed before answering.
+   * not know) and the concurrent request limit; for calls with a body that may be sent again
+   * (PATCH, Metadata), an unavailable server; for calls safe to send twice, a connection the
+   * server closed before answering.
    */
   async #send<T>(
     label: string,
