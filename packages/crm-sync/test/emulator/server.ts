@@ -90,6 +90,13 @@ export interface EmulatorOptions {
    */
   validateSchema?: boolean;
   /**
+   * An active Lead assignment rule that hands every Lead created or updated through REST to a
+   * queue user unless the request says `Sforce-Auto-Assign: FALSE` (default on, as in an org
+   * that routes its Leads).
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_autoassign.htm
+   */
+  leadAssignmentRule?: boolean;
+  /**
    * Milliseconds an idle kept-alive connection stays open before the server closes it (Node's
    * default 5,000). Servers close idle connections whenever they like; a short time shows a
    * client that sends on a connection the server has already closed.
@@ -181,7 +188,7 @@ export class Emulator {
   /** Bulk API 2.0 jobs, with the knobs for slow and failing ones. */
   readonly bulk: BulkApi;
   /**
-   * The owner an active Lead assignment rule gives every Lead created or updated through REST;
+   * The owner the active Lead assignment rule gives every Lead created or updated through REST;
    * undefined: no active rule. Bulk API 2.0 jobs run a rule only when named, so never here.
    */
   leadAssignmentOwner: string | undefined;
@@ -195,6 +202,10 @@ export class Emulator {
     this.password = options.password ?? 'emulator-password';
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
+    this.leadAssignmentOwner =
+      options.leadAssignmentRule === false
+        ? undefined
+        : this.org.insert('User', { FirstName: 'Lead', LastName: 'Queue' });
     this.bulk = new BulkApi(this.org, {
       create: (object, values) => this.create(object, values),
       update: (object, id, values) => this.update(object, id, values),

@@ -9,12 +9,10 @@ import { leadCreate, plan } from './plan-steps.js';
 
 const env = useEmulator();
 
-/** An org whose active Lead assignment rule hands every Lead to a queue user. */
+/** The emulated org's active Lead assignment rule hands every Lead to a queue user. */
 function orgWithLeadRule() {
   const { emulator } = env;
-  const queue = emulator.org.insert('User', { FirstName: 'Lead', LastName: 'Queue' });
-  emulator.leadAssignmentOwner = queue;
-  return { emulator, queue };
+  return { emulator, queue: emulator.leadAssignmentOwner };
 }
 
 describe('Lead assignment rules', () => {
