@@ -849,8 +849,8 @@ export class Emulator {
     }
     // Records of more than one type are processed in chunks, a chunk being a run of consecutive
     // records of one type, and one request processes at most 10: more are refused whole (400,
-    // "If the request isn't well formed"). The page documents the limit, not an error code; the
-    // message is the one Salesforce answers.
+    // "If the request isn't well formed"). The page documents the limit, not an error code: the
+    // code is the emulator's choice, the message the one Salesforce gives.
     // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_composite_sobjects_collections_update.htm
     if (chunksOf(records) > MAX_CHUNKS) {
       return [
