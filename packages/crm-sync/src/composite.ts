@@ -1,10 +1,19 @@
 /**
  * Batch updates through `PATCH /composite/sobjects` (spec section 4.2): request bodies of at most
  * 200 records with `allOrNone: false`, and per-record results paired back with their records.
+ * Salesforce processes a body in chunks, runs of records of one type, and refuses a body of more
+ * than 10: records are grouped by object before they are cut into bodies.
+ * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_composite_sobjects_collections_update.htm
  */
 import { chunk } from './chunk.js';
 import { CrmSyncError } from './errors.js';
-import { type CrmObject, type FieldValue, type FieldValues, isCrmObject } from './objects.js';
+import {
+  type CrmObject,
+  crmObjects,
+  type FieldValue,
+  type FieldValues,
+  isCrmObject,
+} from './objects.js';
 
 /** The most records one composite collection call takes. */
 export const COMPOSITE_BATCH_LIMIT = 200;
@@ -29,8 +38,16 @@ export interface CompositeUpdateBody {
 /** A Salesforce record id: 15 or 18 letters and digits. */
 const RECORD_ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
 
+/** `records` grouped by object in the order of `crmObjects`, in their order within each object. */
+export function groupedByObject<T extends { readonly object: CrmObject }>(
+  records: readonly T[],
+): T[] {
+  return crmObjects.flatMap((object) => records.filter((r) => r.object === object));
+}
+
 /**
- * Request bodies for `PATCH /composite/sobjects`, at most 200 records each, in order.
+ * Request bodies for `PATCH /composite/sobjects`, at most 200 records each, grouped by object
+ * (at most 3 chunks a body); within an object, in order.
  * Throws `CrmSyncError` (`invalid_record`) naming every record without a valid id, of an object
  * other than Account/Contact/Lead, or with a field named `id`/`attributes`.
  */
@@ -57,7 +74,7 @@ export function toCompositeUpdates(records: readonly RecordUpdate[]): CompositeU
   if (problems.length > 0) {
     throw new CrmSyncError('invalid_record', 'Records cannot be sent as a batch update', problems);
   }
-  return chunk(records, COMPOSITE_BATCH_LIMIT).map((batch) => ({
+  return chunk(groupedByObject(records), COMPOSITE_BATCH_LIMIT).map((batch) => ({
     allOrNone: false as const,
     records: batch.map(({ object, id, fields }) => ({
       attributes: { type: object },

@@ -54,6 +54,7 @@ export {
 } from './salesforce/crm-snapshot.js';
 export { connectFromEnv, type EnvironmentConnectionOptions } from './salesforce/environment.js';
 export {
+  type ApiLimit,
   type ApiUsage,
   redact,
   SalesforceApiLimitError,

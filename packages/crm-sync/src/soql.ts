@@ -90,9 +90,16 @@ export interface QueryOptions {
   /** Subqueries of child records, selected after the fields. */
   readonly children?: readonly ChildQuery[];
   readonly limit?: number;
-  /** Longest query to produce; default `SOQL_MAX_LENGTH`. */
+  /** Longest query to produce, as `measure` counts it; default `SOQL_MAX_LENGTH`. */
   readonly maxLength?: number;
+  /**
+   * How a query's length is counted (default: characters), e.g. percent-encoded as it travels
+   * in a GET URL. It must add up over concatenation, as both do.
+   */
+  readonly measure?: (text: string) => number;
 }
+
+const characters = (text: string) => text.length;
 
 const FIELD_PATH = /^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)*$/;
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -148,8 +155,9 @@ function fieldName(name: string): string {
   return name;
 }
 
-function condition(c: SoqlCondition, values?: readonly SoqlValue[]): string {
-  if ('in' in c) return `${fieldName(c.field)} IN (${(values ?? c.in).map(literal).join(', ')})`;
+/** `list`: the values of an `IN` condition as they are written, when only some of them are. */
+function condition(c: SoqlCondition, list?: string): string {
+  if ('in' in c) return `${fieldName(c.field)} IN (${list ?? c.in.map(literal).join(', ')})`;
   return `${fieldName(c.field)} ${c.op ?? '='} ${literal(c.value)}`;
 }
 
@@ -176,6 +184,7 @@ export function buildQuery(object: QueryObject, options: QueryOptions = {}): str
     children = [],
     limit,
     maxLength = SOQL_MAX_LENGTH,
+    measure = characters,
   } = options;
   const baseline = baselineFields[object];
   if (baseline === undefined)
@@ -201,8 +210,8 @@ export function buildQuery(object: QueryObject, options: QueryOptions = {}): str
     undefined,
   );
   const columns = [...selected.values(), ...children.map(subquery)].join(', ');
-  const compose = (values?: readonly SoqlValue[]) => {
-    const clauses = where.map((c) => condition(c, c === split ? values : undefined));
+  const compose = (list?: string) => {
+    const clauses = where.map((c) => condition(c, c === split ? list : undefined));
     return [
       `SELECT ${columns} FROM ${object}`,
       clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '',
@@ -210,42 +219,46 @@ export function buildQuery(object: QueryObject, options: QueryOptions = {}): str
     ].join('');
   };
   const whole = compose();
-  if (whole.length <= maxLength) return [whole];
+  if (measure(whole) <= maxLength) return [whole];
   if (split === undefined) {
     throw new CrmSyncError(
       'query_too_long',
-      `The query is ${whole.length} characters, over ${maxLength}`,
+      `The query is ${measure(whole)} long, over ${maxLength}`,
     );
   }
-  return splitIn(split.in, compose, maxLength);
+  return packTerms(split.in.map(literal), ', ', compose, { maxLength, measure });
 }
 
-/** Packs values greedily into queries no longer than `maxLength`, keeping their order. */
-function splitIn(
-  values: readonly SoqlValue[],
-  compose: (values: readonly SoqlValue[]) => string,
-  maxLength: number,
+/**
+ * The queries that together ask for every one of `terms` (the values of an `IN` list, or
+ * conditions joined by `OR`), as few as fit `maxLength` as `measure` counts it (default
+ * `SOQL_MAX_LENGTH` characters), terms in order: `compose` writes a query around a run of terms
+ * joined by `separator`. Throws `CrmSyncError` (`query_too_long`) when one term alone does not fit.
+ */
+export function packTerms(
+  terms: readonly string[],
+  separator: string,
+  compose: (joined: string) => string,
+  bound: Pick<QueryOptions, 'maxLength' | 'measure'> = {},
 ): string[] {
-  const room = maxLength - compose([]).length;
+  const { maxLength = SOQL_MAX_LENGTH, measure = characters } = bound;
+  const room = maxLength - measure(compose(''));
+  const gap = measure(separator);
   const queries: string[] = [];
-  let batch: SoqlValue[] = [];
+  let run: string[] = [];
   let used = 0;
-  for (const value of values) {
-    const size = literal(value).length;
+  for (const term of terms) {
+    const size = measure(term);
     if (size > room) {
-      throw new CrmSyncError(
-        'query_too_long',
-        `One value does not fit a query of ${maxLength} characters`,
-      );
+      throw new CrmSyncError('query_too_long', `One value does not fit a query of ${maxLength}`);
     }
-    const grown = used + 2 + size; // ", " before every value but the first
-    if (batch.length > 0 && grown > room) {
-      queries.push(compose(batch));
-      batch = [];
+    if (run.length > 0 && used + gap + size > room) {
+      queries.push(compose(run.join(separator)));
+      run = [];
     }
-    used = batch.length === 0 ? size : grown;
-    batch.push(value);
+    used = run.length === 0 ? size : used + gap + size;
+    run.push(term);
   }
-  if (batch.length > 0) queries.push(compose(batch));
+  if (run.length > 0) queries.push(compose(run.join(separator)));
   return queries;
 }

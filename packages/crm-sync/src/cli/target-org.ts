@@ -4,6 +4,7 @@
  * the flag is used; its `Connection` is a jsforce `Connection`, so the `sf` CLI's stored tokens
  * and its own refresh (which writes the renewed session back to the `sf` CLI's auth file) apply.
  */
+import { DEFAULT_API_VERSION } from '../metadata-requests.js';
 import { connect, type SalesforceConnection } from '../salesforce/connection.js';
 import { CliError, EXIT } from './output.js';
 
@@ -25,7 +26,7 @@ async function loadSalesforceCore(): Promise<SalesforceCore> {
   }
 }
 
-/** A connection through the `sf` CLI login named `aliasOrUsername`. */
+/** A connection through the `sf` CLI login named `aliasOrUsername`, at `apiVersion` (59.0). */
 export async function targetOrgConnection(
   aliasOrUsername: string,
   options: { readonly apiVersion?: string | undefined } = {},
@@ -47,5 +48,6 @@ export async function targetOrgConnection(
       `The sf CLI login ${aliasOrUsername} cannot be used: ${message.split('\n')[0]}`,
     );
   }
-  return connect(org.getConnection(options.apiVersion));
+  // Without a version @salesforce/core uses the newest the org serves: pinned to the spec's.
+  return connect(org.getConnection(options.apiVersion ?? DEFAULT_API_VERSION));
 }

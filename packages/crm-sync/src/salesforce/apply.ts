@@ -75,7 +75,10 @@ export interface ApplyOptions {
   readonly onProgress?: (progress: ApplyProgress) => void;
   /** Remembers finished steps; pass a `fileJournal` to resume an interrupted run. */
   readonly journal?: ApplyJournal;
-  /** Let Lead assignment rules run on create (default true); false sends `Sforce-Auto-Assign: FALSE`. */
+  /**
+   * Let the org's assignment rules run on create (default true); false sends
+   * `Sforce-Auto-Assign: FALSE`. Updates never run them: they keep each record's owner.
+   */
   readonly autoAssign?: boolean;
   /**
    * Stop when the org has this many API calls or fewer left today (default: 2% of the daily
@@ -234,9 +237,10 @@ export async function applyPlan(
     } else if (error instanceof BulkJobFailed) {
       stopped = { reason: 'bulk-job-failed', message: error.message, usage: connection.usage };
     } else if (error instanceof Stop || error instanceof SalesforceApiLimitError) {
+      const concurrent = error instanceof SalesforceApiLimitError && error.limit === 'concurrent';
       stopped = {
         reason: 'api-limit',
-        message: limitMessage(connection.usage),
+        message: concurrent ? error.message : limitMessage(connection.usage),
         usage: connection.usage,
       };
     } else throw error;
@@ -517,8 +521,7 @@ async function applyCreate(
         reason: `a ${step.object} with this ${step.duplicateCheck.field} exists`,
       };
     }
-    const createOptions =
-      step.object === 'Lead' && options.autoAssign === false ? { autoAssign: false } : {};
+    const createOptions = { autoAssign: options.autoAssign !== false };
     const omitted: string[] = [];
     for (;;) {
       try {

@@ -1,10 +1,11 @@
 /**
  * The API budget of a sync, before it writes: how many calls the plan's writes will make
- * (composite calls of 200, Bulk API 2.0 jobs above the write threshold, one duplicate check
- * and one call per create, one call per feed post), beside what the org has left today. A run
+ * (composite calls of 200, Bulk API 2.0 jobs above the write threshold with the queries of
+ * their duplicate check, one duplicate check and one call per create, one call per feed post), beside what the org has left today. A run
  * whose estimate would leave fewer calls than the reserve does not start.
  */
 import { COMPOSITE_BATCH_LIMIT, type CrmObject, type PlanStep, type SyncPlan } from '../index.js';
+import { duplicateCheckQueries } from './bulk-apply.js';
 import { type BulkOptions, DEFAULT_WRITE_THRESHOLD } from './bulk-options.js';
 import type { SalesforceConnection } from './connection.js';
 import type { ApiUsage } from './errors.js';
@@ -14,9 +15,6 @@ import type { ApiUsage } from './errors.js';
  * successful, failed and unprocessed results. A slow job polls more.
  */
 export const CALLS_PER_JOB = 7;
-/** Duplicate checks of creates in bulk: emails per query, websites per query (bulk-apply). */
-const EMAILS_PER_QUERY = 500;
-const WEBSITES_PER_QUERY = 100;
 
 export interface WriteEstimate {
   /** Composite update calls (200 records each). */
@@ -66,9 +64,16 @@ export function estimateWriteCalls(
   for (const [object, n] of countBy(of('create'))) {
     if (n >= threshold && !(object === 'Lead' && assigned)) {
       bulkJobs += 1;
-      duplicateQueries += Math.ceil(
-        n / (object === 'Account' ? WEBSITES_PER_QUERY : EMAILS_PER_QUERY),
-      );
+      const checks = of('create').map((s) => s.duplicateCheck);
+      for (const field of ['Email', 'Website'] as const) {
+        const values = checks.filter((c) => c.object === object && c.field === field);
+        if (values.length > 0)
+          duplicateQueries += duplicateCheckQueries(
+            object,
+            field,
+            values.map((c) => c.value),
+          ).length;
+      }
     } else creates += 2 * n;
   }
   const compositeCalls = Math.ceil(composite / COMPOSITE_BATCH_LIMIT);

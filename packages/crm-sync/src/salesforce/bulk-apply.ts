@@ -13,11 +13,11 @@
 import {
   type CreateStep,
   type CrmObject,
-  chunk,
   escapeSoqlString,
   type FieldValues,
   normalizeDomain,
   type PlanStep,
+  packTerms,
   type UpdateStep,
 } from '../index.js';
 import type { StepOutcome } from './apply.js';
@@ -25,6 +25,7 @@ import { append, bulkJobKey, type IngestResult, type IngestRow, ingest } from '.
 import { type BulkOptions, DEFAULT_WRITE_THRESHOLD } from './bulk-options.js';
 import type { SalesforceConnection } from './connection.js';
 import { type ApplyJournal, stepKey } from './journal.js';
+import { queryUriBound } from './query-uri.js';
 import { queryAll } from './reads.js';
 import type { RefusedFields } from './refusals.js';
 
@@ -223,11 +224,6 @@ export async function createInBulk(
   }
 }
 
-/** Emails per query: well inside SOQL's 100,000 characters. */
-const EMAILS_PER_QUERY = 500;
-/** Website patterns per query. */
-const WEBSITES_PER_QUERY = 100;
-
 /**
  * The plan's duplicate check for many creates: `Email IN (...)`, and Websites narrowed with
  * LIKE then compared by registrable domain, as the one-at-a-time check does.
@@ -245,25 +241,45 @@ async function findExistingMany(
   for (const list of groups.values()) {
     const { object, field } = (list[0] as CreateStep).duplicateCheck;
     const match = field === 'Email' ? emailMatches : websiteMatches;
-    for (const batch of chunk(list, field === 'Email' ? EMAILS_PER_QUERY : WEBSITES_PER_QUERY))
-      await match(connection, object, batch, found);
+    await match(connection, object, list, found);
   }
   return found;
+}
+
+/**
+ * The queries of the duplicate check of many creates: those of `object` whose `field` holds one
+ * of `values` (a Website narrowed with LIKE), packed into as few as fit a GET URI.
+ */
+export function duplicateCheckQueries(
+  object: CrmObject,
+  field: 'Email' | 'Website',
+  values: readonly string[],
+): string[] {
+  if (field === 'Email') {
+    const emails = [...new Set(values)].map(escapeSoqlString);
+    const compose = (list: string) => `SELECT Id, Email FROM ${object} WHERE Email IN (${list})`;
+    return packTerms(emails, ', ', compose, queryUriBound);
+  }
+  const likes = [...new Set(values)].map(
+    (domain) => `Website LIKE ${escapeSoqlString(`%${domain.replace(/[%_]/g, '')}%`)}`,
+  );
+  const compose = (conditions: string) => `SELECT Id, Website FROM ${object} WHERE ${conditions}`;
+  return packTerms(likes, ' OR ', compose, queryUriBound);
 }
 
 async function emailMatches(
   connection: SalesforceConnection,
   object: CrmObject,
-  batch: readonly CreateStep[],
+  steps: readonly CreateStep[],
   found: Map<CreateStep, string>,
 ): Promise<void> {
-  const values = batch.map((s) => escapeSoqlString(s.duplicateCheck.value)).join(', ');
-  const rows = await queryAll<{ Id: string; Email: string | null }>(
-    connection,
-    `SELECT Id, Email FROM ${object} WHERE Email IN (${values})`,
-  );
-  const ids = new Map(rows.map((r) => [(r.Email ?? '').toLowerCase(), r.Id]));
-  for (const step of batch) {
+  const ids = new Map<string, string>();
+  const emails = steps.map((s) => s.duplicateCheck.value);
+  for (const soql of duplicateCheckQueries(object, 'Email', emails)) {
+    const rows = await queryAll<{ Id: string; Email: string | null }>(connection, soql);
+    for (const r of rows) ids.set((r.Email ?? '').toLowerCase(), r.Id);
+  }
+  for (const step of steps) {
     const id = ids.get(step.duplicateCheck.value.toLowerCase());
     if (id !== undefined) found.set(step, id);
   }
@@ -272,24 +288,19 @@ async function emailMatches(
 async function websiteMatches(
   connection: SalesforceConnection,
   object: CrmObject,
-  batch: readonly CreateStep[],
+  steps: readonly CreateStep[],
   found: Map<CreateStep, string>,
 ): Promise<void> {
-  const likes = batch
-    .map(
-      (s) => `Website LIKE ${escapeSoqlString(`%${s.duplicateCheck.value.replace(/[%_]/g, '')}%`)}`,
-    )
-    .join(' OR ');
-  const rows = await queryAll<{ Id: string; Website: string | null }>(
-    connection,
-    `SELECT Id, Website FROM ${object} WHERE ${likes}`,
-  );
   const ids = new Map<string, string>();
-  for (const r of rows) {
-    const domain = r.Website ? normalizeDomain(r.Website) : undefined;
-    if (domain && !ids.has(domain)) ids.set(domain, r.Id);
+  const domains = steps.map((s) => s.duplicateCheck.value);
+  for (const soql of duplicateCheckQueries(object, 'Website', domains)) {
+    const rows = await queryAll<{ Id: string; Website: string | null }>(connection, soql);
+    for (const r of rows) {
+      const domain = r.Website ? normalizeDomain(r.Website) : undefined;
+      if (domain && !ids.has(domain)) ids.set(domain, r.Id);
+    }
   }
-  for (const step of batch) {
+  for (const step of steps) {
     const id = ids.get(step.duplicateCheck.value);
     if (id !== undefined) found.set(step, id);
   }

@@ -3,9 +3,10 @@
  * through a jsforce `Connection` (the caller's own, or one made from tokens), so its session
  * refresh, its retries of 5xx answers and network errors on GET and PATCH, and its parsing of
  * Metadata `SaveResult`s apply. This class adds what jsforce lacks: retries of
- * `UNABLE_TO_LOCK_ROW` and of unavailable Metadata calls, no retry at all on the org's API limit
- * (`REQUEST_LIMIT_EXCEEDED` stops the run), no DELETE ever, a refresh on userinfo's
- * `Bad_OAuth_Token`, call counts, and errors a caller can branch on, with no token in them.
+ * `UNABLE_TO_LOCK_ROW`, of unavailable Metadata calls and of the org's concurrent request limit,
+ * no retry at all on its daily API limit (that `REQUEST_LIMIT_EXCEEDED` stops the run), no
+ * DELETE ever, a refresh on userinfo's `Bad_OAuth_Token`, call counts, and errors a caller can
+ * branch on, with no token in them.
  */
 import { DEFAULT_API_VERSION } from '../metadata-requests.js';
 import { type ApiUsage, redact, SalesforceApiLimitError, SalesforceError } from './errors.js';
@@ -128,6 +129,12 @@ interface JsforceError {
 }
 
 const CONCURRENT_REFRESH = /already being processed/i;
+/**
+ * REQUEST_LIMIT_EXCEEDED for too many long-running requests at once, not the daily total
+ * ("TotalRequests Limit exceeded."): it clears within minutes, so the call is sent again.
+ * https://developer.salesforce.com/docs/platform/salesforce-app-limits-cheatsheet/guide/salesforce-app-limits-platform-api.html
+ */
+const CONCURRENT_LIMIT = /ConcurrentRequests/i;
 /** jsforce wraps whatever a refresh function threw in this message. */
 const REFRESH_FAILED = /^Unable to refresh session/;
 /** userinfo's answer to an expired token: 403 with this body, not INVALID_SESSION_ID. */
@@ -404,8 +411,9 @@ export class SalesforceConnection {
 
   /**
    * One call with our own retries: `UNABLE_TO_LOCK_ROW` (a per-record contention jsforce does
-   * not know); for calls with a body that may be sent again (PATCH, Metadata), an unavailable
-   * server; for calls safe to send twice, a connection the server closed before answering.
+   * not know) and the concurrent request limit; for calls with a body that may be sent again
+   * (PATCH, Metadata), an unavailable server; for calls safe to send twice, a connection the
+   * server closed before answering.
    */
   async #send<T>(
     label: string,
@@ -427,7 +435,9 @@ export class SalesforceConnection {
       const unavailable =
         resend.body && (error.status === 503 || error.errorCode === 'SERVER_UNAVAILABLE');
       const closed = resend.safeToResend && closedBeforeAnswer(error);
-      const retryable = error.errorCode === 'UNABLE_TO_LOCK_ROW' || unavailable || closed;
+      // Refused before it was processed: safe to send again whatever the call.
+      const busy = error instanceof SalesforceApiLimitError && error.limit === 'concurrent';
+      const retryable = error.errorCode === 'UNABLE_TO_LOCK_ROW' || unavailable || closed || busy;
       if (!retryable || retry >= this.retryPolicy.maxRetries) throw error;
       await this.backoff(retry);
     }
@@ -500,9 +510,17 @@ export class SalesforceConnection {
       request: label,
       body: entries.length > 0 ? entries : message,
     };
+    if (code === 'REQUEST_LIMIT_EXCEEDED' && CONCURRENT_LIMIT.test(what)) {
+      return new SalesforceApiLimitError(
+        `${label}: Salesforce refused the call because the org has too many long-running requests at once (${what}), also after waiting and trying again. This is not the daily limit: it clears as those requests finish. Run the command again in a few minutes, or when the org's other integrations are quieter; the work done so far is kept.`,
+        this.usage,
+        details,
+        'concurrent',
+      );
+    }
     if (code === 'REQUEST_LIMIT_EXCEEDED') {
       return new SalesforceApiLimitError(
-        `${label}: the org's API request limit is reached (${what}). Salesforce counts requests over a rolling 24 hours: run again later; the work done so far is kept.`,
+        `${label}: the org's daily API request limit is reached (${what}). Salesforce counts requests over a rolling 24 hours: run again later; the work done so far is kept.`,
         this.usage,
         details,
       );

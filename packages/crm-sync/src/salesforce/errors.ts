@@ -9,7 +9,7 @@ export type SalesforceErrorCode =
   | 'auth_failed'
   /** The session could not be refreshed (no refresh token, or the refresh failed). */
   | 'session_expired'
-  /** The org's API request limit is reached (`REQUEST_LIMIT_EXCEEDED`). */
+  /** An org's API request limit is reached (`REQUEST_LIMIT_EXCEEDED`, see `ApiLimit`). */
   | 'api_limit'
   /** The connecting user lacks permissions (see `SalesforcePermissionError`). */
   | 'insufficient_permissions'
@@ -60,13 +60,30 @@ export class SalesforceError extends Error {
   }
 }
 
-/** The org's daily API request limit stops the work; `usage` is what the org last reported. */
+/**
+ * Which limit `REQUEST_LIMIT_EXCEEDED` means: `daily`, the requests of a rolling 24 hours;
+ * `concurrent`, too many long-running requests (20 seconds or more) at once in the org.
+ * https://developer.salesforce.com/docs/platform/salesforce-app-limits-cheatsheet/guide/salesforce-app-limits-platform-api.html
+ */
+export type ApiLimit = 'daily' | 'concurrent';
+
+/**
+ * An org's API request limit stops the work (the concurrent one after the connection's retries);
+ * `usage` is what the org last reported.
+ */
 export class SalesforceApiLimitError extends SalesforceError {
   override name = 'SalesforceApiLimitError';
   readonly usage: ApiUsage | undefined;
-  constructor(message: string, usage: ApiUsage | undefined, details: SalesforceErrorDetails = {}) {
+  readonly limit: ApiLimit;
+  constructor(
+    message: string,
+    usage: ApiUsage | undefined,
+    details: SalesforceErrorDetails = {},
+    limit: ApiLimit = 'daily',
+  ) {
     super('api_limit', message, details);
     this.usage = usage;
+    this.limit = limit;
   }
 }
 

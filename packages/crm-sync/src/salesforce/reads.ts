@@ -21,6 +21,7 @@ import { type BulkOptions, DEFAULT_PAGE_SIZE, DEFAULT_READ_THRESHOLD } from './b
 import { type BulkReadOptions, readInBulk } from './bulk-query.js';
 import type { SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
+import { queryUriBound } from './query-uri.js';
 
 export interface QueryPage<T> {
   readonly totalSize: number;
@@ -202,7 +203,7 @@ export interface ReadResult<T> {
   readonly types?: Readonly<Record<string, string>>;
 }
 
-export interface ReadOptions extends Omit<QueryOptions, 'maxLength'> {
+export interface ReadOptions extends Omit<QueryOptions, 'maxLength' | 'measure'> {
   readonly includeDeleted?: boolean;
   /** Read large results through Bulk API 2.0 query jobs (see `queryAll`). */
   readonly bulk?: Omit<BulkReadOptions, 'fields'> | undefined;
@@ -241,7 +242,7 @@ export async function readRecords<T = Record<string, unknown>>(
   const unreadable = new Set([...(query.unreadable ?? []), ...dropped]);
   const relationships = (query.children ?? []).map((c) => c.relationship);
   for (;;) {
-    const queries = buildQuery(object, { ...query, unreadable: [...unreadable] });
+    const queries = buildQuery(object, { ...query, unreadable: [...unreadable], ...queryUriBound });
     try {
       const records: T[] = [];
       for (const soql of queries) {

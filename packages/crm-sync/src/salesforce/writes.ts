@@ -10,6 +10,7 @@ import {
   type CrmObject,
   collectCompositeResults,
   type FieldValues,
+  groupedByObject,
   type RecordOutcome,
   type RecordUpdate,
   toCompositeUpdates,
@@ -19,11 +20,19 @@ import { SalesforceError } from './errors.js';
 
 export interface CreateOptions {
   /**
-   * Let Lead assignment rules run on create (default true, Salesforce's own default). Set
-   * false to send `Sforce-Auto-Assign: FALSE` so the owner you set is kept.
+   * Let the org's active assignment rules (Lead, Account) run on create (default true,
+   * Salesforce's own default). Set false to keep the owner you set.
    */
   readonly autoAssign?: boolean;
 }
+
+/**
+ * The Assignment Rule header. REST runs the org's active assignment rules on every create and
+ * update of a Lead or Account unless it says FALSE: said on every write, so an update never
+ * hands a record to another owner.
+ * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_autoassign.htm
+ */
+const assignmentRules = (run: boolean) => ({ 'sforce-auto-assign': run ? 'TRUE' : 'FALSE' });
 
 /** `POST /sobjects/<object>`: the new record's id. */
 export async function createRecord(
@@ -35,12 +44,12 @@ export async function createRecord(
   const { body } = await connection.rest<{ id: string }>('POST', `/sobjects/${object}`, {
     body: fields,
     operation: 'create',
-    ...(options.autoAssign === false ? { headers: { 'sforce-auto-assign': 'FALSE' } } : {}),
+    headers: assignmentRules(options.autoAssign !== false),
   });
   return { id: body.id };
 }
 
-/** `PATCH /sobjects/<object>/<id>`. */
+/** `PATCH /sobjects/<object>/<id>`, without running assignment rules. */
 export async function updateRecord(
   connection: SalesforceConnection,
   object: CrmObject,
@@ -50,6 +59,7 @@ export async function updateRecord(
   await connection.rest('PATCH', `/sobjects/${object}/${encodeURIComponent(id)}`, {
     body: fields,
     operation: 'update',
+    headers: assignmentRules(false),
   });
 }
 
@@ -69,13 +79,13 @@ function refusal(error: unknown): CompositeResponse {
 }
 
 export interface UpdateRecordsOptions {
-  /** Called after each composite call with the outcomes so far. */
+  /** Called after each composite call with the outcomes so far, in the order sent. */
   readonly onBatch?: (outcomes: readonly RecordOutcome[]) => void;
 }
 
 /**
- * `PATCH /composite/sobjects` in calls of at most 200 records, `allOrNone: false`. One outcome
- * per record, in input order; records that failed with `UNABLE_TO_LOCK_ROW` are sent again
+ * `PATCH /composite/sobjects` in calls of at most 200 records grouped by object, `allOrNone:
+ * false`, without running assignment rules. One outcome per record, in input order; records that failed with `UNABLE_TO_LOCK_ROW` are sent again
  * (with backoff, up to the retry ceiling). A call refused as a whole fails its records with the
  * request's error code; auth and API-limit errors are thrown.
  */
@@ -86,12 +96,19 @@ export async function updateRecords(
 ): Promise<RecordOutcome[]> {
   const send = async (body: CompositeUpdateBody) => {
     const response = await connection
-      .rest<CompositeResponse>('PATCH', '/composite/sobjects', { body, operation: 'composite' })
+      .rest<CompositeResponse>('PATCH', '/composite/sobjects', {
+        body,
+        operation: 'composite',
+        headers: assignmentRules(false),
+      })
       .then((r) => r.body, refusal);
     return collectCompositeResults([body], [response]);
   };
+  // Sent grouped by object (a call of more than 10 runs of one type is refused), answered in
+  // input order.
+  const sent = groupedByObject(updates.map((update, index) => ({ ...update, index })));
   const outcomes: RecordOutcome[] = [];
-  for (const body of toCompositeUpdates(updates)) {
+  for (const body of toCompositeUpdates(sent)) {
     let batch = await send(body);
     for (let retry = 0; retry < connection.retryPolicy.maxRetries; retry++) {
       const locked = new Set(
@@ -109,7 +126,11 @@ export async function updateRecords(
     outcomes.push(...batch);
     options.onBatch?.(outcomes);
   }
-  return outcomes;
+  const inOrder: RecordOutcome[] = [];
+  sent.forEach(({ index }, k) => {
+    inOrder[index] = outcomes[k] as RecordOutcome;
+  });
+  return inOrder;
 }
 
 /** `POST /chatter/feed-elements`: a text post on a record's feed; the feed item's id. */

@@ -28,6 +28,13 @@ export type FaultKind =
   | 'unavailable'
   | 'lock'
   | 'request-limit'
+  /**
+   * Too many long-running requests (20 seconds or more) at once in the org: the same
+   * REQUEST_LIMIT_EXCEEDED as the daily limit, told apart by its message. It clears as those
+   * requests finish.
+   * https://developer.salesforce.com/docs/platform/salesforce-app-limits-cheatsheet/guide/salesforce-app-limits-platform-api.html
+   */
+  | 'concurrent-limit'
   | 'refresh-in-progress'
   /**
    * The server closes the connection without answering: what a client sees when it sends on a
@@ -90,6 +97,13 @@ export interface EmulatorOptions {
    */
   validateSchema?: boolean;
   /**
+   * An active Lead assignment rule that hands every Lead created or updated through REST to a
+   * queue user unless the request says `Sforce-Auto-Assign: FALSE` (default on, as in an org
+   * that routes its Leads).
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_autoassign.htm
+   */
+  leadAssignmentRule?: boolean;
+  /**
    * Milliseconds an idle kept-alive connection stays open before the server closes it (Node's
    * default 5,000). Servers close idle connections whenever they like; a short time shows a
    * client that sends on a connection the server has already closed.
@@ -109,7 +123,47 @@ const ERRORS = {
     { errorCode: 'SERVER_UNAVAILABLE', message: 'Server temporarily unavailable, try again later' },
   ],
   limit: [{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }],
+  concurrent: [
+    {
+      message: 'ConcurrentRequests (Concurrent API Requests) Limit exceeded.',
+      errorCode: 'REQUEST_LIMIT_EXCEEDED',
+    },
+  ],
 };
+
+/**
+ * The longest URI and headers together, in bytes: past it Salesforce answers 414.
+ * https://help.salesforce.com/s/articleView?id=000386264&type=1
+ */
+const MAX_URI_AND_HEADERS = 16_384;
+
+/** The bytes of a request's URI and header lines. */
+function uriAndHeaderBytes(req: IncomingMessage): number {
+  let bytes = Buffer.byteLength(req.url ?? '');
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    bytes += Buffer.byteLength(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`);
+  }
+  return bytes;
+}
+
+/**
+ * Whether a REST create or update runs the active assignment rules: unless the Assignment Rule
+ * header says FALSE (case-insensitive), and when it is missing too (its default is TRUE).
+ * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_autoassign.htm
+ */
+function assigns(req: IncomingMessage): boolean {
+  return String(req.headers['sforce-auto-assign'] ?? 'TRUE').toUpperCase() !== 'FALSE';
+}
+
+/** The most type chunks one sObject Collections request may hold. */
+const MAX_CHUNKS = 10;
+
+/** Runs of consecutive records of one type. */
+function chunksOf(records: readonly Record<string, unknown>[]): number {
+  const typeOf = (r: Record<string, unknown>) =>
+    (r.attributes as { type?: string } | undefined)?.type;
+  return records.filter((r, i) => i === 0 || typeOf(r) !== typeOf(records[i - 1] ?? {})).length;
+}
 
 export class Emulator {
   readonly org: Org;
@@ -128,7 +182,12 @@ export class Emulator {
   private readonly cursors = new Map<string, SfRecord[]>();
   /** Per parent query cursor, the child cursors its pages handed out (see `page`). */
   private readonly childCursors = new Map<string, string[]>();
-  private readonly server = createServer((req, res) => void this.handle(req, res));
+  // Node refuses headers past 16 KiB itself (431): it takes up to a whole SOQL statement
+  // percent-encoded, and `handle` answers as the org does.
+  private readonly server = createServer(
+    { maxHeaderSize: 1024 * 1024 },
+    (req, res) => void this.handle(req, res),
+  );
   private readonly authorizePages: AuthorizePages;
   private apiUsed = 0;
   readonly pageSize: number;
@@ -143,6 +202,11 @@ export class Emulator {
   readonly componentErrors = new Map<string, { statusCode: string; message: string }>();
   /** Bulk API 2.0 jobs, with the knobs for slow and failing ones. */
   readonly bulk: BulkApi;
+  /**
+   * The owner the active Lead assignment rule gives every Lead created or updated through REST;
+   * undefined: no active rule. Bulk API 2.0 jobs run a rule only when named, so never here.
+   */
+  leadAssignmentOwner: string | undefined;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -155,6 +219,10 @@ export class Emulator {
     this.password = options.password ?? 'emulator-password';
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
+    this.leadAssignmentOwner =
+      options.leadAssignmentRule === false
+        ? undefined
+        : this.org.insert('User', { FirstName: 'Lead', LastName: 'Queue' });
     this.bulk = new BulkApi(this.org, {
       create: (object, values) => this.create(object, values),
       update: (object, id, values) => this.update(object, id, values),
@@ -309,6 +377,10 @@ export class Emulator {
       });
       res.end(payload === undefined ? undefined : isText ? payload : JSON.stringify(payload));
     };
+    if (uriAndHeaderBytes(req) > MAX_URI_AND_HEADERS) {
+      // Refused before it reaches the API: a plain-text body, no Salesforce error array.
+      return send(414, 'URI Too Long', { 'content-type': 'text/plain;charset=UTF-8' });
+    }
     try {
       await this.route(method, url, req, body, record, send);
     } catch (error) {
@@ -350,7 +422,10 @@ export class Emulator {
     if (method === 'GET' && /^\/services\/data\/?$/.test(path)) {
       // Versions: every API version the org serves, no authentication needed.
       // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_versions.htm
-      return send(200, [{ label: "Winter '24", url: '/services/data/v59.0', version: '59.0' }]);
+      return send(200, [
+        { label: "Winter '24", url: '/services/data/v59.0', version: '59.0' },
+        { label: "Spring '26", url: '/services/data/v66.0', version: '66.0' },
+      ]);
     }
     if (!bearer || !this.accessTokens.has(bearer)) return send(401, ERRORS.session);
     if (path.startsWith('/id/')) return send(200, this.identity());
@@ -374,6 +449,11 @@ export class Emulator {
       // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_api_usage.htm
       return send(403, ERRORS.limit, {
         'sforce-limit-info': `api-usage=${Math.max(this.apiUsed, this.apiMax)}/${this.apiMax}`,
+      });
+    }
+    if (fault_?.kind === 'concurrent-limit') {
+      return send(403, ERRORS.concurrent, {
+        'sforce-limit-info': `api-usage=${this.apiUsed}/${this.apiMax}`,
       });
     }
     this.apiUsed += 1;
@@ -431,14 +511,14 @@ export class Emulator {
       return reply(200, { name: object, label: object, fields: this.org.describe(object) });
     }
     if (method === 'PATCH' && (rest === '/composite/sobjects' || rest === '/composite/sobjects/')) {
-      return reply(...this.composite(json(), fault_?.kind === 'lock'));
+      return reply(...this.composite(json(), fault_?.kind === 'lock', assigns(req)));
     }
     if (method === 'POST' && rest === '/chatter/feed-elements') {
       return reply(...this.feedElement(json()));
     }
     const sobject = /^\/sobjects\/(\w+)\/?$/.exec(rest);
     if (method === 'POST' && sobject) {
-      return reply(...this.create(sobject[1] ?? '', json()));
+      return reply(...this.create(sobject[1] ?? '', json(), assigns(req)));
     }
     const one = /^\/sobjects\/(\w+)\/(\w+)$/.exec(rest);
     if (method === 'GET' && one) {
@@ -454,7 +534,7 @@ export class Emulator {
     }
     if (method === 'PATCH' && one) {
       if (fault_?.kind === 'lock') return reply(400, [this.lockError(one[2] ?? '')]);
-      const result = this.update(one[1] ?? '', one[2] ?? '', json());
+      const result = this.update(one[1] ?? '', one[2] ?? '', json(), assigns(req));
       if (!result) return reply(204, undefined);
       const { statusCode, message, fields } = result;
       return reply(400, [
@@ -701,7 +781,18 @@ export class Emulator {
     return undefined;
   }
 
-  private create(object: string, values: Record<string, unknown>): [number, unknown] {
+  /** An active Lead assignment rule gives the Lead its owner (see `assigns`). */
+  private assign(object: string, record: SfRecord | undefined, autoAssign: boolean): void {
+    if (object !== 'Lead' || !autoAssign || !record || this.leadAssignmentOwner === undefined)
+      return;
+    record.OwnerId = this.leadAssignmentOwner;
+  }
+
+  private create(
+    object: string,
+    values: Record<string, unknown>,
+    autoAssign = false,
+  ): [number, unknown] {
     if (!WRITABLE.has(object)) {
       return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
     }
@@ -744,11 +835,12 @@ export class Emulator {
     const id = this.org.insert(object, values);
     const created = this.org.table(object).get(id);
     if (created) this.org.derive(object, created);
+    this.assign(object, created, autoAssign);
     return [201, { id, success: true, errors: [] }];
   }
 
   /** Applies an update; returns the per-record error, if any. */
-  private update(object: string, id: string, values: Record<string, unknown>) {
+  private update(object: string, id: string, values: Record<string, unknown>, autoAssign = false) {
     const record = this.org.table(object).get(id);
     if (this.org.purged.has(id)) {
       // A record purged from the Recycle Bin is still known to be deleted.
@@ -787,6 +879,7 @@ export class Emulator {
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;
     this.org.change(object, record, fields);
+    this.assign(object, record, autoAssign);
     return undefined;
   }
 
@@ -799,7 +892,11 @@ export class Emulator {
     };
   }
 
-  private composite(body: Record<string, unknown>, lock: boolean): [number, unknown] {
+  private composite(
+    body: Record<string, unknown>,
+    lock: boolean,
+    autoAssign: boolean,
+  ): [number, unknown] {
     const records = Array.isArray(body.records) ? (body.records as Record<string, unknown>[]) : [];
     if (records.length > 200) {
       return [
@@ -809,6 +906,23 @@ export class Emulator {
             message:
               'EXCEEDED_ID_LIMIT: record limit reached. cannot submit more than 200 records into this call',
             errorCode: 'EXCEEDED_ID_LIMIT',
+          },
+        ],
+      ];
+    }
+    // Records of more than one type are processed in chunks, a chunk being a run of consecutive
+    // records of one type, and one request processes at most 10: more are refused whole (400,
+    // "If the request isn't well formed"). The page documents the limit, not an error code: the
+    // code is the emulator's choice, the message the one Salesforce gives.
+    // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_composite_sobjects_collections_update.htm
+    if (chunksOf(records) > MAX_CHUNKS) {
+      return [
+        400,
+        [
+          {
+            message:
+              'Cannot have more than 10 chunks in a single operation. Please rearrange the data to reduce chunking.',
+            errorCode: 'INVALID_BATCH_REQUEST',
           },
         ],
       ];
@@ -828,7 +942,7 @@ export class Emulator {
           const { errorCode: _e, ...error } = this.lockError(id);
           return { id, success: false, errors: [error] };
         }
-        const error = this.update(type, id, r);
+        const error = this.update(type, id, r, autoAssign);
         return error ? { id, success: false, errors: [error] } : { id, success: true, errors: [] };
       }),
     ];

@@ -1,7 +1,7 @@
 // Issue 12, findings 1-5 and 7: what a real org answers where our emulator used to be kinder.
 // Each test failed against the library before its fix.
 import { describe, expect, it } from 'vitest';
-import { customFields, type PlanStep, type SyncPlan } from '../../src/index.js';
+import { customFields } from '../../src/index.js';
 import {
   applyPlan,
   connect,
@@ -15,34 +15,9 @@ import {
 import { seedOrg } from '../emulator/seed.ts';
 import { startEmulator } from '../emulator/server.ts';
 import { connectTo, FAST_RETRY, useEmulator } from './helpers.js';
+import { leadCreate, plan, update } from './plan-steps.js';
 
 const env = useEmulator();
-
-const update = (id: string, fields: Record<string, string>): PlanStep => ({
-  type: 'update',
-  object: 'Account',
-  id,
-  fields,
-  subject: { kind: 'company', domain: `${id}.com` },
-  reason: 'update existing',
-});
-
-const leadCreate = (email: string, fields: Record<string, string>): PlanStep => ({
-  type: 'create',
-  object: 'Lead',
-  fields: { LastName: 'Doe', Company: 'Acme', Email: email, ...fields },
-  idempotencyKey: `Lead:${email}`,
-  duplicateCheck: { object: 'Lead', field: 'Email', value: email },
-  links: {},
-  motion: 'New ICP visitor',
-  subject: { kind: 'contact', email, domain: 'acme.io' },
-  reason: 'create lead',
-});
-
-const plan = (steps: PlanStep[]): SyncPlan => ({
-  steps,
-  summary: { updates: 0, creates: 0, feedPosts: 0, skips: 0, ambiguous: 0 },
-});
 
 describe('finding 1: expired session on field setup', () => {
   it('refreshes when userinfo answers 403 Bad_OAuth_Token, and the preflight completes', async () => {

@@ -69,6 +69,23 @@ describe('service-crm --target-org', () => {
     expect(emulator.count('POST', '/services/oauth2/token')).toBeGreaterThan(refreshes);
   }, 120_000);
 
+  it('calls the org at API version 59.0, not the newest one the org serves', async () => {
+    const { emulator } = env;
+    seedOrg(emulator.org, { companies: 2 });
+    const from = emulator.requests.length;
+    const stage = await serviceCrm(['stage', '--target-org', 'acme', '--json']);
+    expect(stage.code, stage.stderr).toBe(0);
+    // @salesforce/core's own look-up of the org's edition, before it hands the connection over,
+    // is its business: it asks at the newest version.
+    const versions = emulator.requests
+      .slice(from)
+      .filter((r) => !/FROM Organization$/.test(r.query.get('q') ?? ''))
+      .map((r) => /^\/services\/data\/v(\d+\.\d)\//.exec(r.path)?.[1])
+      .filter((v) => v !== undefined);
+    expect(versions.length).toBeGreaterThan(0);
+    expect(new Set(versions)).toEqual(new Set(['59.0']));
+  }, 120_000);
+
   it('names the sf command to run when no sf CLI login has that alias', async () => {
     const none = await serviceCrm(['stage', '--target-org', 'nope']);
     expect(none.code).toBe(3);
