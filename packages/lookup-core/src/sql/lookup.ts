@@ -77,7 +77,7 @@ const QUERIES = {
 } as const;
 
 /**
- * A found answer: the body as the database rendered it, and what it was read from (the company's
+ * A found answer: the body as compact JSON, and what it was read from (the company's
  * domain and the emails of the contacts it lists), so a cache knows which changes touch it.
  */
 export interface Answer {
@@ -95,5 +95,10 @@ export async function lookupAnswer(db: Database, query: LookupQuery): Promise<An
   const [row] = await db.prepared(sql, [query.workspace, value]);
   if (row === undefined) return null;
   const [body, domain, emails] = row;
-  return { body: body ?? 'null', domain: domain ?? '', emails: JSON.parse(emails ?? '[]') };
+  // PostgreSQL renders `"key" : value`; the answer goes out as JSON.stringify would write it.
+  return {
+    body: JSON.stringify(JSON.parse(body ?? 'null')),
+    domain: domain ?? '',
+    emails: JSON.parse(emails ?? '[]'),
+  };
 }

@@ -563,6 +563,29 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
     expect((await request('/api/service/search')).status).toBe(404);
   });
 
+  it('answers are compact JSON: exactly the bytes JSON.stringify gives for the parsed answer', async () => {
+    const handler = createLookupHandler({ store, keys: KEYS });
+    for (const body of [
+      { domain: 'acme.com' },
+      { domain: 'acme.com', includeActivity: true },
+      { email: 'ann@acme.com', includeActivity: true },
+    ]) {
+      // Asked twice: the first answer is read from the store, the second may come from its cache.
+      for (const _ of [1, 2]) {
+        const response = await handler(
+          new Request('http://lookup.test/api/service/lookup', {
+            method: 'POST',
+            headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        );
+        const text = await response.text();
+        expect(response.status).toBe(200);
+        expect(text).toBe(JSON.stringify(JSON.parse(text)));
+      }
+    }
+  });
+
   it('an unexpected store failure is a bare 500, reported to onError, never a stack', async () => {
     const reported: unknown[] = [];
     const failing: LookupStore = {
