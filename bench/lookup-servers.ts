@@ -2,12 +2,15 @@
 // process (or an event loop) with what it measures. `node lookup-servers.ts KIND`, told what to do
 // through the environment; it sends `{ port }` to the parent once it listens.
 //   lookup    the lookup (createLookupHandler + toNodeListener) over a real store with its cache:
-//             LOOKUP_STORE=embedded|postgres, LOOKUP_SESSIONS=N (ingested first), DATABASE_URL.
+//             LOOKUP_STORE=embedded|postgres, LOOKUP_SESSIONS=N (ingested first; 0 serves a
+//             PostgreSQL database as it is), DATABASE_URL, LOOKUP_CACHE=off for no answer cache.
 //             On `{ ingest: perSecond }` it ingests new sessions beside the load, and on
 //             `{ report: true }` it answers what it ingested and the largest staleness it saw.
 //   constant  the same shell over a store that answers PAYLOAD in no time
-//   bare      node:http sending PAYLOAD
+//   replay    node:http answering each request body with the bytes the lookup answered it with:
+//             ANSWERS_FILE holds `[[body, answer], ...]`
 //   hono      a minimal Hono app on @hono/node-server sending PAYLOAD
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve as serveHono } from '@hono/node-server';
@@ -35,11 +38,13 @@ function listen(listener: Parameters<typeof createServer>[1]) {
 
 async function openStore(): Promise<{ store: LookupStore; ingestSeconds: number }> {
   const size = Number(process.env.LOOKUP_SESSIONS);
+  const cache = process.env.LOOKUP_CACHE === 'off' ? undefined : {};
   const store =
     process.env.LOOKUP_STORE === 'postgres'
-      ? await openPostgresStore({ connectionString: process.env.DATABASE_URL ?? '', cache: {} })
-      : await openEmbeddedStore({ cache: {} });
+      ? await openPostgresStore({ connectionString: process.env.DATABASE_URL ?? '', cache })
+      : await openEmbeddedStore({ cache });
   const started = performance.now();
+  if (size === 0) return { store, ingestSeconds: 0 };
   const counts = await store.ingest(sessions(size), { batchSize: 5_000 });
   if (counts.ingested !== size) throw new Error(`ingested ${counts.ingested} of ${size} sessions`);
   return { store, ingestSeconds: (performance.now() - started) / 1000 };
@@ -113,13 +118,20 @@ if (kind === 'lookup') {
   );
   const constant = { lookup } as unknown as LookupStore;
   listen(toNodeListener(createLookupHandler({ store: constant, keys })));
-} else if (kind === 'bare') {
-  const length = String(Buffer.byteLength(PAYLOAD));
+} else if (kind === 'replay') {
+  const pairs = JSON.parse(readFileSync(process.env.ANSWERS_FILE ?? '', 'utf8')) as string[][];
+  const answers = new Map(pairs.map(([body, answer]) => [body, Buffer.from(answer ?? '')]));
   listen((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': length });
-      res.end(PAYLOAD);
+      const answer = answers.get(Buffer.concat(chunks).toString());
+      if (answer === undefined) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': answer.length });
+      res.end(answer);
     });
   });
 } else if (kind === 'hono') {
