@@ -61,8 +61,9 @@ WITH co AS (
       : '$2'
   }
 ), ct AS (
-  SELECT c.* FROM contacts c, co
-  WHERE c.workspace = $1 AND ${by === 'email' ? 'c.email = $2' : 'c.company_domain = co.domain'}
+  -- By domain, the key itself: the contacts then come in contacts_by_company's order, no sort.
+  SELECT c.* FROM contacts c
+  WHERE c.workspace = $1 AND ${by === 'email' ? 'c.email = $2' : 'c.company_domain = $2'}
   ORDER BY c.last_seen DESC, c.email LIMIT ${CONTACT_LIMIT}
 )
 SELECT json_build_object(
