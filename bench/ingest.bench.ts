@@ -1,6 +1,6 @@
 // `service-lookup ingest` (the built command, as users run it) on both stores: events/s from
 // start to exit, computed from the events the store holds afterwards (read back), at 100,000 and
-// 1,000,000 sessions. Targets (issue 15): >= 20,000/s embedded, >= 50,000/s PostgreSQL at 1M.
+// 1,000,000 sessions. Targets: >= 20,000/s embedded, >= 50,000/s PostgreSQL at 1M.
 // Sizes: INGEST_BENCH_SESSIONS=100000,1000000 (default); stores: INGEST_BENCH_STORES=embedded,postgres.
 // Each run also prints the CPU the command and the database (a local server, read from /proc)
 // spent per event, and the rate the machine's cores would allow at that cost.
@@ -23,7 +23,7 @@ const TARGETS: Record<string, number> = { embedded: 20_000, postgres: 50_000 };
 const CLI = join(import.meta.dirname, '../packages/lookup-core/dist/cli.js');
 const PROFILE = process.env.INGEST_BENCH_PROFILE === '1';
 const BASELINE = process.env.INGEST_BENCH_BASELINE;
-/** Sessions per company: 100,000 sessions in 2,000 companies, as issue 15 measured. */
+/** Sessions per company: 100,000 sessions in 2,000 companies, the size the ingest targets are set at. */
 const SESSIONS_PER_COMPANY = 50;
 
 /** What every session of the file shares; the loop below sets what differs. */
