@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, packageDir } from './build-cli.js';
 import { finish } from './cli-process.js';
 import { useEmulator } from './helpers.js';
@@ -25,6 +25,8 @@ interface Answer {
 let tokenAnswer: ((forward: () => Promise<Answer>) => Promise<Answer>) | undefined;
 let opened: ((url: string) => void) | undefined;
 const servers: Server[] = [];
+/** Logins still running when a test ends (it failed before they did) are stopped. */
+const running = new Set<ChildProcess>();
 
 /** The login host the command talks to: the emulator's token endpoint behind the gate. */
 const gate = createServer((req, res) => {
@@ -71,6 +73,10 @@ beforeAll(async () => {
 afterAll(() => {
   for (const server of servers) server.close();
 });
+afterEach(() => {
+  for (const child of running) child.kill();
+  running.clear();
+});
 
 interface Login {
   readonly child: ChildProcess;
@@ -110,6 +116,8 @@ async function startLogin(port = 0): Promise<Login> {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   return { child, home, link, done: finish(child) };
 }
 
