@@ -9,7 +9,8 @@ import { dirname } from 'node:path';
  * included, and `O_NOFOLLOW` refuses to follow one (Windows has no such flag and no such links
  * in a user's folder by default).
  */
-const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+const CREATE_NEW =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * Writes the file atomically with mode 0600 (its directory created 0700): the contents go to a

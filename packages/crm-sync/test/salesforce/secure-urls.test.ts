@@ -2,12 +2,7 @@
 // of plain http to any other host is refused before any request, through the library and the
 // environment alike.
 import { describe, expect, it } from 'vitest';
-import {
-  connect,
-  connectFromEnv,
-  resolveLoginUrl,
-  SalesforceError,
-} from '../../src/salesforce.js';
+import { connect, connectFromEnv, resolveLoginUrl, SalesforceError } from '../../src/salesforce.js';
 
 const token = '00Dxx0000000001!AQ0AQFakeSessionForTests';
 
@@ -32,9 +27,9 @@ describe('https for anything but this machine', () => {
     expect((refusal as SalesforceError).message).toMatch(
       /^Instance URL \w+:\/\/[\w.:-]+ must use https:\/\//,
     );
-    expect(() =>
-      connectFromEnv({ SF_INSTANCE_URL: instanceUrl, SF_ACCESS_TOKEN: token }),
-    ).toThrow(/must use https/);
+    expect(() => connectFromEnv({ SF_INSTANCE_URL: instanceUrl, SF_ACCESS_TOKEN: token })).toThrow(
+      /must use https/,
+    );
     expect(() => resolveLoginUrl(instanceUrl)).toThrow(/^Login host .* must use https/);
   });
 
