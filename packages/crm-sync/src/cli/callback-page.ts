@@ -8,6 +8,10 @@ export type LoginOutcome =
   | { readonly kind: 'approved'; readonly org: string; readonly user: string }
   | { readonly kind: 'refused' }
   | { readonly kind: 'state-mismatch' }
+  /** A callback after the one whose code the login took (or after the login ended). */
+  | { readonly kind: 'already-answered' }
+  /** The one-time login link opened a second time. */
+  | { readonly kind: 'link-reused' }
   | { readonly kind: 'error'; readonly message: string };
 
 export interface CallbackPage {
@@ -46,7 +50,21 @@ function describe(outcome: LoginOutcome): { title: string; message: string; stat
         status: 400,
         title: 'Login not completed',
         message:
-          'This answer does not belong to the login service-crm started (its state differs), so it was ignored. Run service-crm login again.',
+          'This answer does not belong to the login service-crm started (its state differs), so it was ignored. service-crm is still waiting for the answer to its own login.',
+      };
+    case 'already-answered':
+      return {
+        status: 409,
+        title: 'Login already answered',
+        message:
+          'service-crm took the answer to its login already, so this one was ignored and changed nothing.',
+      };
+    case 'link-reused':
+      return {
+        status: 410,
+        title: 'Login link already used',
+        message:
+          'This one-time link was opened before, perhaps by another program, so service-crm stopped the login and saved nothing. Run service-crm login again.',
       };
     case 'error':
       return { status: 400, title: 'Login failed', message: outcome.message };

@@ -1,13 +1,16 @@
 /**
  * `service-crm login`: the OAuth web server flow through a loopback redirect. The command opens
- * the authorize URL in the user's browser (or only prints it with --no-browser); Salesforce
- * redirects to http://localhost:<port>/OauthRedirect, where this command checks `state`,
- * exchanges the code (PKCE), stores the tokens in a file only the user can read, and answers
- * the browser with a page saying what happened.
+ * a one-time local link, http://localhost:<port>/start?t=<random>, in the user's browser (or only
+ * prints it with --no-browser), which redirects to the authorize URL: the URL with `state` and
+ * the PKCE challenge never appears on a command line, where `ps` shows it to every user.
+ * Salesforce redirects to http://localhost:<port>/OauthRedirect, where this command checks
+ * `state`, exchanges the first code (PKCE), stores the tokens in a file only the user can read,
+ * and answers the browser with a page saying what happened.
  */
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from '../salesforce/connection.js';
+import { hostText } from '../salesforce/host-text.js';
 import {
   type AuthorizationRequest,
   createAuthorization,
@@ -16,6 +19,7 @@ import {
 import { openBrowser } from './browser.js';
 import { callbackPage, type LoginOutcome } from './callback-page.js';
 import { saveTokens } from './credentials.js';
+import { listenOnLocalhost } from './loopback-listener.js';
 import { CliError, EXIT, type Io } from './output.js';
 
 export interface LoginOptions {
@@ -25,7 +29,7 @@ export interface LoginOptions {
   /** Loopback port of the redirect (default 1717, as the callback URL registered in the app). */
   readonly port: number;
   readonly tokenFile: string;
-  /** Open the authorize URL in the browser (false: only print it). */
+  /** Open the login link in the browser (false: only print it). */
   readonly openBrowser: boolean;
   /** Where `BROWSER` is read from. */
   readonly env?: NodeJS.ProcessEnv;
@@ -35,25 +39,19 @@ export interface LoginOptions {
   readonly json?: boolean;
 }
 
-/** The callback's verdict: a code to exchange, or how the login ended without one. */
+/** The callback's verdict: a code to exchange, an answer to ignore, or how the login ended. */
 type Callback =
   | { readonly code: string }
+  | { readonly ignored: LoginOutcome }
   | { readonly outcome: LoginOutcome; readonly error: CliError };
 
 /**
- * Reads the callback's query. A `state` other than the one sent ends the login before anything
- * else is looked at: the answer belongs to another login (a stale tab or a forged link).
+ * Reads the callback's query. A `state` other than the one sent is answered and ignored before
+ * anything else is looked at: the answer belongs to another login (a stale tab, or any web page
+ * pointing at the callback), and must neither be used nor end this one.
  */
 export function readCallback(params: URLSearchParams, expectedState: string): Callback {
-  if (params.get('state') !== expectedState) {
-    return {
-      outcome: { kind: 'state-mismatch' },
-      error: new CliError(
-        EXIT.auth,
-        'Login not completed: the browser came back with a state this login did not send (a stale tab or a forged link), so its code was not used. Run `service-crm login` again.',
-      ),
-    };
-  }
+  if (params.get('state') !== expectedState) return { ignored: { kind: 'state-mismatch' } };
   const error = params.get('error');
   // Salesforce's help page writes the web server flow's refusal as `access-denied`, the OAuth
   // standard (and the user-agent flow) as `access_denied`: both mean the user chose Deny.
@@ -69,7 +67,7 @@ export function readCallback(params: URLSearchParams, expectedState: string): Ca
   const code = params.get('code');
   if (error || !code) {
     const description = params.get('error_description');
-    const message = `Salesforce refused the login: ${error ?? 'no code in the answer'}${description ? ` (${description})` : ''}`;
+    const message = `Salesforce refused the login: ${error ? hostText(error) : 'no code in the answer'}${description ? ` (${hostText(description)})` : ''}`;
     return { outcome: { kind: 'error', message }, error: new CliError(EXIT.auth, message) };
   }
   return { code };
@@ -82,6 +80,9 @@ export async function login(options: LoginOptions, io: Io): Promise<void> {
     loginUrl: options.loginUrl,
   };
   let authorization: AuthorizationRequest | undefined;
+  const startToken = randomBytes(32).toString('base64url');
+  let linkOpened = false;
+  let codeTaken = false;
   let settle!: {
     resolve: (v: { code: string; response: ServerResponse }) => void;
     reject: (e: Error) => void;
@@ -89,31 +90,48 @@ export async function login(options: LoginOptions, io: Io): Promise<void> {
   const callback = new Promise<{ code: string; response: ServerResponse }>((resolve, reject) => {
     settle = { resolve, reject };
   });
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/OauthRedirect' || !authorization) {
+    if (!authorization) {
       res.writeHead(404).end();
-      return;
-    }
-    const verdict = readCallback(url.searchParams, authorization.state);
-    if ('code' in verdict) {
-      settle.resolve({ code: verdict.code, response: res });
-    } else {
-      // The page first: the rejection closes the server.
-      void answer(res, verdict.outcome).then(() => settle.reject(verdict.error));
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (e) =>
-      reject(
-        new CliError(
-          EXIT.usage,
-          `Cannot listen on port ${options.port}: ${e.message}; pick another with --port`,
+    } else if (url.pathname === '/start' && url.searchParams.get('t') === startToken) {
+      if (!linkOpened) {
+        linkOpened = true;
+        res.writeHead(302, { location: authorization.url, 'cache-control': 'no-store' }).end();
+        return;
+      }
+      // Opened twice: another program may hold the authorize URL, and so be able to send a
+      // code of its own with the right state. No code is taken from here on.
+      codeTaken = true;
+      void answer(res, { kind: 'link-reused' }).then(() =>
+        settle.reject(
+          new CliError(
+            EXIT.auth,
+            'Login stopped: its one-time link was opened twice, so another program may have started it too. Run `service-crm login` again.',
+          ),
         ),
-      ),
-    );
-    server.listen(options.port, '127.0.0.1', resolve);
-  });
+      );
+    } else if (url.pathname === '/OauthRedirect') {
+      if (codeTaken) {
+        void answer(res, { kind: 'already-answered' });
+        return;
+      }
+      const verdict = readCallback(url.searchParams, authorization.state);
+      if ('code' in verdict) {
+        codeTaken = true;
+        settle.resolve({ code: verdict.code, response: res });
+      } else if ('ignored' in verdict) {
+        void answer(res, verdict.ignored);
+      } else {
+        codeTaken = true;
+        // The page first: the rejection closes the server.
+        void answer(res, verdict.outcome).then(() => settle.reject(verdict.error));
+      }
+    } else {
+      res.writeHead(404).end();
+    }
+  };
+  const listener = await listenOnLocalhost(options.port, handle);
   const timer = setTimeout(
     () =>
       settle.reject(
@@ -125,12 +143,9 @@ export async function login(options: LoginOptions, io: Io): Promise<void> {
     options.timeoutMs ?? 300_000,
   );
   try {
-    const port = (server.address() as AddressInfo).port;
-    authorization = createAuthorization({
-      ...client,
-      redirectUri: `http://localhost:${port}/OauthRedirect`,
-    });
-    await showAuthorizeUrl(authorization.url, options, io);
+    const origin = `http://localhost:${listener.port}`;
+    authorization = createAuthorization({ ...client, redirectUri: `${origin}/OauthRedirect` });
+    await showLoginLink(`${origin}/start?t=${startToken}`, options, io);
     const { code, response } = await callback;
     try {
       const tokens = await exchangeCode(client, authorization, {
@@ -170,12 +185,11 @@ export async function login(options: LoginOptions, io: Io): Promise<void> {
     }
   } finally {
     clearTimeout(timer);
-    server.closeAllConnections();
-    server.close();
+    listener.close();
   }
 }
 
-async function showAuthorizeUrl(url: string, options: LoginOptions, io: Io): Promise<void> {
+async function showLoginLink(url: string, options: LoginOptions, io: Io): Promise<void> {
   if (!options.openBrowser) {
     io.err('Open this URL in your browser to connect Salesforce:');
     io.err(url);

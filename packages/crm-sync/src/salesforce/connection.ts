@@ -18,6 +18,7 @@ import {
   tokenConnection,
 } from './jsforce.js';
 import { type OAuthClient, requestRefresh } from './oauth.js';
+import { requireSecureUrl } from './secure-url.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4). */
@@ -231,7 +232,8 @@ export class SalesforceConnection {
         : undefined;
       this.#onRefresh = source.onRefresh;
       this.jsforce = tokenConnection({
-        instanceUrl: source.instanceUrl.replace(/\/+$/, ''),
+        // Tokens go to the instance: never over plain http to another machine.
+        instanceUrl: requireSecureUrl(source.instanceUrl, 'Instance URL').replace(/\/+$/, ''),
         accessToken: source.accessToken,
         refreshToken: source.refreshToken,
         client: this.#client,

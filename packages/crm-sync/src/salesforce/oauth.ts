@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 // The OAuth2 module alone: the package index would load every jsforce API (bulk, streaming...).
 import { OAuth2 } from '@jsforce/jsforce-node/lib/oauth2.js';
 import { SalesforceError } from './errors.js';
+import { hostText } from './host-text.js';
+import { requireSecureUrl } from './secure-url.js';
 
 /** The six scopes of spec section 5.2, all requested at connect time. */
 export const SCOPES = ['api', 'sfap_api', 'id', 'refresh_token', 'full', 'openid'] as const;
@@ -25,13 +27,8 @@ export function resolveLoginUrl(
 ): string {
   if (login === 'production') return LOGIN_HOSTS.production;
   if (login === 'sandbox') return LOGIN_HOSTS.sandbox;
-  const url = new URL(/^[a-z]+:\/\//i.test(login) ? login : `https://${login}`);
-  const loopback =
-    url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new SalesforceError('invalid_options', `Login host ${url.origin} must use https://`);
-  }
-  return url.origin;
+  const url = /^[a-z]+:\/\//i.test(login) ? login : `https://${login}`;
+  return new URL(requireSecureUrl(url, 'Login host')).origin;
 }
 
 export interface OAuthClient {
@@ -117,10 +114,11 @@ function toTokenSet(response: {
 /** jsforce throws an Error whose `name` is the OAuth `error` and whose message is its description. */
 function toAuthError(error: unknown, what: string): SalesforceError {
   const e = error as Error;
-  const oauthError = e.name && e.name !== 'Error' ? e.name : undefined;
+  const oauthError = e.name && e.name !== 'Error' ? hostText(e.name) : undefined;
+  const description = e.message ? hostText(e.message) : '';
   return new SalesforceError(
     'auth_failed',
-    `${what} failed: ${oauthError ?? 'network error'}${e.message ? ` (${e.message})` : ''}`,
+    `${what} failed: ${oauthError ?? 'network error'}${description ? ` (${description})` : ''}`,
     {
       ...(oauthError ? { errorCode: oauthError } : {}),
       body: { error: oauthError, error_description: e.message },
