@@ -38,7 +38,7 @@ export {
   type RecordUpdate,
   toCompositeUpdates,
 } from './composite.js';
-export { type DomainResult, normalizeDomain, normalizeEmail, parseDomain } from './domain.js';
+export { type DomainResult, emailMatchKey, parseDomain, registrableDomain } from './domain.js';
 export { CrmSyncError, type CrmSyncErrorCode } from './errors.js';
 export { defineFieldMappings, type FieldMapping } from './field-mappings.js';
 export {

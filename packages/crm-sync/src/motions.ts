@@ -1,5 +1,6 @@
 /** Motions as data: checking them, and whether one's conditions hold for a person. */
-import { type ContactAggregate, purchaseIntents } from './aggregates.js';
+import { PURCHASE_INTENTS } from '@service/lookup-contract';
+import type { ContactAggregate } from './aggregates.js';
 import { CrmSyncError } from './errors.js';
 import { type PipelineStageResult, pipelineStages } from './pipeline-stage.js';
 import { type Motion, motionActions } from './plan-types.js';
@@ -27,7 +28,7 @@ function motionProblems(motion: Motion, at: string): string[] {
     ...listProblems(`${at}.conditions.pipelineStages`, conditions.pipelineStages, pipelineStages),
   );
   problems.push(
-    ...listProblems(`${at}.conditions.purchaseIntent`, conditions.purchaseIntent, purchaseIntents),
+    ...listProblems(`${at}.conditions.purchaseIntent`, conditions.purchaseIntent, PURCHASE_INTENTS),
   );
   for (const list of LISTS)
     problems.push(...listProblems(`${at}.conditions.${list}`, conditions[list]));

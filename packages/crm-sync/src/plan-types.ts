@@ -127,7 +127,7 @@ export interface UpdateStep {
 
 /**
  * How a re-run finds the record an earlier run created: before creating, query `object` for
- * `field` equal to `value` (for `Website`, compare `normalizeDomain` of each candidate with
+ * `field` equal to `value` (for `Website`, compare `registrableDomain` of each candidate with
  * `value`, never a substring) and skip the create when one exists.
  */
 export interface DuplicateCheck {
