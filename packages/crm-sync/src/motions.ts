@@ -1,6 +1,7 @@
 /** Motions as data: checking them, and whether one's conditions hold for a person. */
+
+import type { ContactAggregate } from '@service/lookup-contract';
 import { PURCHASE_INTENTS } from '@service/lookup-contract';
-import type { ContactAggregate } from './aggregates.js';
 import { CrmSyncError } from './errors.js';
 import { type PipelineStageResult, pipelineStages } from './pipeline-stage.js';
 import { type Motion, motionActions } from './plan-types.js';

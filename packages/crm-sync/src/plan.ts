@@ -2,7 +2,7 @@
  * The sync planner: decides, without talking to the org, which records get which field values,
  * which are created and which feed posts are made, each with the reason it is there.
  */
-import type { CompanyAggregate, ContactAggregate, ObservedCompany } from './aggregates.js';
+import type { CompanyAggregate, ContactAggregate, ObservedCompany } from '@service/lookup-contract';
 import { customFields, customFieldsOf, type FieldMetadata } from './catalogue.js';
 import { emailMatchKey, parseDomain, registrableDomain } from './domain.js';
 import { defineFieldMappings } from './field-mappings.js';
