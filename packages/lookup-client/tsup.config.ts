@@ -3,9 +3,14 @@ import { defineConfig, type Options } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
+const CONTRACT = '@service/lookup-contract';
+
 const shared: Options = {
   entry: ['src/index.ts', 'src/testing.ts', 'src/openapi.ts'],
-  dts: true,
+  // The lookup's contract is a private workspace package, never published: its code and its
+  // types are built into this package's own files.
+  noExternal: [CONTRACT],
+  dts: { compilerOptions: { paths: { [CONTRACT]: ['../lookup-contract/src/index.ts'] } } },
   sourcemap: true,
   target: 'node22',
   // The version is baked in so the client never reads package.json at run time.
@@ -36,7 +41,7 @@ export default defineConfig([
     // ky is an ES module only. Required from CommonJS, esbuild's interop for a "type": "module"
     // package hands over ky's whole namespace as its default export, so `ky(...)` is not a
     // function. The CommonJS build carries its own copy of ky instead of requiring it.
-    noExternal: ['ky'],
+    noExternal: [CONTRACT, 'ky'],
     // ky's license asks that its notice travel with its code.
     banner: {
       js: '/*! The CommonJS build of @service/lookup-client includes ky where it calls it (https://github.com/sindresorhus/ky): MIT License, Copyright (c) Sindre Sorhus <sindresorhus@gmail.com> (https://sindresorhus.com) */',

@@ -1,5 +1,7 @@
 import { defineConfig } from 'tsup';
 
+const CONTRACT = '@service/lookup-contract';
+
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -9,9 +11,12 @@ export default defineConfig({
     // Loaded by path as a worker thread (validate-off-thread.ts), so built beside the others.
     'validate-worker': 'src/validate-worker.ts',
   },
+  // The lookup's contract is a private workspace package, never published: its code and its
+  // types are built into this package's own files.
+  noExternal: [CONTRACT],
   shims: true,
   format: ['esm', 'cjs'],
-  dts: true,
+  dts: { compilerOptions: { paths: { [CONTRACT]: ['../lookup-contract/src/index.ts'] } } },
   clean: true,
   sourcemap: true,
   target: 'node22',

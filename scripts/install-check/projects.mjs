@@ -8,11 +8,13 @@ import { dirname, join } from 'node:path';
 const here = new URL('.', import.meta.url).pathname;
 const packagesDir = new URL('../../packages/', import.meta.url).pathname;
 
-/** `name -> { tarball, manifest }` for every package under packages/. */
+/** `name -> { tarball, manifest }` for every public package under packages/. */
 export function packAll(destination) {
   const packed = new Map();
   for (const dir of readdirSync(packagesDir)) {
     const manifest = JSON.parse(readFileSync(join(packagesDir, dir, 'package.json'), 'utf8'));
+    // A private package is never published (the lookup contract is built into its importers).
+    if (manifest.private) continue;
     const out = execFileSync('pnpm', ['pack', '--pack-destination', destination, '--json'], {
       cwd: join(packagesDir, dir),
       stdio: ['ignore', 'pipe', 'inherit'],

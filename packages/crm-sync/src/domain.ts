@@ -41,13 +41,13 @@ export function parseDomain(input: string): DomainResult {
 }
 
 /** The registrable domain of `input`, or `null` when it has none (see `parseDomain`). */
-export function normalizeDomain(input: string): string | null {
+export function registrableDomain(input: string): string | null {
   const result = parseDomain(input);
   return result.ok ? result.domain : null;
 }
 
 /** An email address in the one form used for matching: trimmed, lower case, domain as punycode. */
-export function normalizeEmail(email: string): string | null {
+export function emailMatchKey(email: string): string | null {
   const trimmed = email.trim().toLowerCase();
   const at = trimmed.lastIndexOf('@');
   if (at <= 0 || at === trimmed.length - 1) return null;

@@ -2,7 +2,7 @@
  * From a subject's aggregates (plus CRM-side facts) to the field values to write, honouring
  * each field's sync trigger.
  */
-import type { CompanyAggregate, ContactAggregate, PurchaseIntent } from './aggregates.js';
+import type { CompanyAggregate, ContactAggregate, PurchaseIntent } from '@service/lookup-contract';
 import {
   customFieldsOf,
   type FieldSource,

@@ -1,6 +1,6 @@
 /**
  * Free-mail providers: an address there identifies a person, never a company.
- * Registrable domains (as `normalizeDomain` gives them), plus brands whose every country domain
+ * Registrable domains (as `registrableDomain` gives them), plus brands whose every country domain
  * is free mail (`gmx.de`, `yahoo.co.jp`, `hotmail.fr`), matched by the label before the suffix.
  */
 const FREE_MAIL_DOMAINS = new Set([

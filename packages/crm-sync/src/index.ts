@@ -1,3 +1,5 @@
+// The aggregates lookup-core's store keeps, defined once with the lookup's contract and built
+// into this package's types (the root entry imports nothing of lookup-core).
 export type {
   ActivityAggregate,
   CompanyAggregate,
@@ -6,7 +8,7 @@ export type {
   ObservedCompany,
   PurchaseIntent,
   SessionSource,
-} from './aggregates.js';
+} from '@service/lookup-contract';
 export {
   type CatalogueField,
   type CustomFieldSpec,
@@ -38,7 +40,7 @@ export {
   type RecordUpdate,
   toCompositeUpdates,
 } from './composite.js';
-export { type DomainResult, normalizeDomain, normalizeEmail, parseDomain } from './domain.js';
+export { type DomainResult, emailMatchKey, parseDomain, registrableDomain } from './domain.js';
 export { CrmSyncError, type CrmSyncErrorCode } from './errors.js';
 export { defineFieldMappings, type FieldMapping } from './field-mappings.js';
 export {

@@ -1,5 +1,7 @@
 /** Motions as data: checking them, and whether one's conditions hold for a person. */
-import { type ContactAggregate, purchaseIntents } from './aggregates.js';
+
+import type { ContactAggregate } from '@service/lookup-contract';
+import { PURCHASE_INTENTS } from '@service/lookup-contract';
 import { CrmSyncError } from './errors.js';
 import { type PipelineStageResult, pipelineStages } from './pipeline-stage.js';
 import { type Motion, motionActions } from './plan-types.js';
@@ -27,7 +29,7 @@ function motionProblems(motion: Motion, at: string): string[] {
     ...listProblems(`${at}.conditions.pipelineStages`, conditions.pipelineStages, pipelineStages),
   );
   problems.push(
-    ...listProblems(`${at}.conditions.purchaseIntent`, conditions.purchaseIntent, purchaseIntents),
+    ...listProblems(`${at}.conditions.purchaseIntent`, conditions.purchaseIntent, PURCHASE_INTENTS),
   );
   for (const list of LISTS)
     problems.push(...listProblems(`${at}.conditions.${list}`, conditions[list]));

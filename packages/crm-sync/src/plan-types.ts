@@ -3,7 +3,7 @@
  * export settings and motions, and the plan of steps. A step is an update, a create, a feed post
  * or a skip: there is no delete step, so no plan can delete a record.
  */
-import type { ObservedCompany, PurchaseIntent } from './aggregates.js';
+import type { ObservedCompany, PurchaseIntent } from '@service/lookup-contract';
 import type { FieldMapping } from './field-mappings.js';
 import type { CrmObject, FieldValue } from './objects.js';
 import type { CustomerTypes, PipelineStage } from './pipeline-stage.js';
@@ -127,7 +127,7 @@ export interface UpdateStep {
 
 /**
  * How a re-run finds the record an earlier run created: before creating, query `object` for
- * `field` equal to `value` (for `Website`, compare `normalizeDomain` of each candidate with
+ * `field` equal to `value` (for `Website`, compare `registrableDomain` of each candidate with
  * `value`, never a substring) and skip the create when one exists.
  */
 export interface DuplicateCheck {

@@ -2,9 +2,9 @@
  * The sync planner: decides, without talking to the org, which records get which field values,
  * which are created and which feed posts are made, each with the reason it is there.
  */
-import type { CompanyAggregate, ContactAggregate, ObservedCompany } from './aggregates.js';
+import type { CompanyAggregate, ContactAggregate, ObservedCompany } from '@service/lookup-contract';
 import { customFields, customFieldsOf, type FieldMetadata } from './catalogue.js';
-import { normalizeDomain, normalizeEmail, parseDomain } from './domain.js';
+import { emailMatchKey, parseDomain, registrableDomain } from './domain.js';
 import { defineFieldMappings } from './field-mappings.js';
 import {
   type CrmFacts,
@@ -115,10 +115,10 @@ class Planner {
     readonly full: boolean,
   ) {
     this.accountsByDomain = groupBy(crm.accounts, (a) =>
-      a.Website ? normalizeDomain(a.Website) : null,
+      a.Website ? registrableDomain(a.Website) : null,
     );
-    this.contactsByEmail = groupBy(crm.contacts, (c) => (c.Email ? normalizeEmail(c.Email) : null));
-    this.leadsByEmail = groupBy(crm.leads, (l) => (l.Email ? normalizeEmail(l.Email) : null));
+    this.contactsByEmail = groupBy(crm.contacts, (c) => (c.Email ? emailMatchKey(c.Email) : null));
+    this.leadsByEmail = groupBy(crm.leads, (l) => (l.Email ? emailMatchKey(l.Email) : null));
     this.opportunitiesByAccount = groupBy(crm.opportunities ?? [], (o) => o.AccountId ?? null);
     this.recordsById = new Map(
       [...crm.accounts, ...crm.contacts, ...crm.leads].map((r) => [r.Id, r]),
@@ -299,7 +299,7 @@ class Planner {
   }
 
   person(observed: ObservedCompany, contact: ContactAggregate, company: PlannedCompany): void {
-    const email = normalizeEmail(contact.email);
+    const email = emailMatchKey(contact.email);
     const subject: SubjectRef = {
       kind: 'contact',
       email: email ?? contact.email,

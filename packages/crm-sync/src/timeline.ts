@@ -1,5 +1,5 @@
 /** The text of a session-timeline feed post, from a person's aggregates. */
-import type { ContactAggregate } from './aggregates.js';
+import type { ContactAggregate } from '@service/lookup-contract';
 import { classifyTrafficSource } from './traffic-source.js';
 
 export function timelineText(contact: ContactAggregate, motion: string): string {

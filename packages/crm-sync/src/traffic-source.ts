@@ -2,7 +2,7 @@
  * Session traffic source, classified from the referrer and UTM tags into the value list of
  * `ServiceFirstTouch__c` / `ServiceLatestTouch__c` (spec section 2.5).
  */
-import type { SessionSource } from './aggregates.js';
+import type { SessionSource } from '@service/lookup-contract';
 import type { trafficSources } from './catalogue.js';
 
 export type TrafficSource = (typeof trafficSources)[number];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isFreeMailDomain, normalizeDomain, normalizeEmail, parseDomain } from '../src/index.js';
+import { emailMatchKey, isFreeMailDomain, parseDomain, registrableDomain } from '../src/index.js';
 
-describe('normalizeDomain', () => {
+describe('registrableDomain', () => {
   it.each([
     ['https://www.Acme.co.uk/about', 'acme.co.uk'],
     ['acme.com', 'acme.com'],
@@ -12,11 +12,11 @@ describe('normalizeDomain', () => {
     ['xn--bcher-kva.de', 'xn--bcher-kva.de'],
     ['https://例え.jp/', 'xn--r8jz45g.jp'],
   ])('%s -> %s', (input, domain) => {
-    expect(normalizeDomain(input)).toBe(domain);
+    expect(registrableDomain(input)).toBe(domain);
   });
 
   it('compares an IDN in one form whichever form it came in', () => {
-    expect(normalizeDomain('www.bücher.de')).toBe(normalizeDomain('https://xn--bcher-kva.de/'));
+    expect(registrableDomain('www.bücher.de')).toBe(registrableDomain('https://xn--bcher-kva.de/'));
   });
 
   it.each([
@@ -29,11 +29,11 @@ describe('normalizeDomain', () => {
     ['   ', 'empty'],
   ])('refuses %j (%s)', (input, reason) => {
     expect(parseDomain(input)).toEqual({ ok: false, reason });
-    expect(normalizeDomain(input)).toBeNull();
+    expect(registrableDomain(input)).toBeNull();
   });
 
   it('never matches by substring: notacme.com is not acme.com', () => {
-    expect(normalizeDomain('https://www.notacme.com')).not.toBe(normalizeDomain('acme.com'));
+    expect(registrableDomain('https://www.notacme.com')).not.toBe(registrableDomain('acme.com'));
   });
 
   it('flags free-mail domains', () => {
@@ -60,11 +60,11 @@ describe('normalizeDomain', () => {
   });
 });
 
-describe('normalizeEmail', () => {
+describe('emailMatchKey', () => {
   it('lower-cases and puts the domain in punycode', () => {
-    expect(normalizeEmail(' Jane.Doe@Bücher.DE ')).toBe('jane.doe@xn--bcher-kva.de');
+    expect(emailMatchKey(' Jane.Doe@Bücher.DE ')).toBe('jane.doe@xn--bcher-kva.de');
   });
   it.each(['jane', '@acme.com', 'jane@'])('refuses %j', (input) => {
-    expect(normalizeEmail(input)).toBeNull();
+    expect(emailMatchKey(input)).toBeNull();
   });
 });

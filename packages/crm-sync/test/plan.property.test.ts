@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type CrmSnapshot,
+  emailMatchKey,
   type Motion,
   motionActions,
-  normalizeDomain,
-  normalizeEmail,
   type ObservedCompany,
   planSync,
+  registrableDomain,
   toCompositeUpdates,
 } from '../src/index.js';
 import { company, contact } from './fixtures.js';
@@ -127,11 +127,11 @@ describe('planSync invariants (property)', () => {
           expect(new Set(creates.map((c) => c.idempotencyKey)).size).toBe(creates.length);
           const crmEmails = new Set(
             [...snapshot.contacts, ...snapshot.leads].flatMap((r) =>
-              r.Email ? [normalizeEmail(r.Email)] : [],
+              r.Email ? [emailMatchKey(r.Email)] : [],
             ),
           );
           const crmDomains = new Set(
-            snapshot.accounts.map((a) => (a.Website ? normalizeDomain(a.Website) : null)),
+            snapshot.accounts.map((a) => (a.Website ? registrableDomain(a.Website) : null)),
           );
           for (const c of creates) {
             if (c.object === 'Account') expect(crmDomains.has(c.duplicateCheck.value)).toBe(false);
@@ -151,22 +151,22 @@ describe('planSync invariants (property)', () => {
           );
           for (const entry of observed) {
             expect(
-              subjects.has(`c:${normalizeDomain(entry.company.domain) ?? entry.company.domain}`),
+              subjects.has(`c:${registrableDomain(entry.company.domain) ?? entry.company.domain}`),
             ).toBe(true);
             for (const person of entry.contacts)
-              expect(subjects.has(`p:${normalizeEmail(person.email)}`)).toBe(true);
+              expect(subjects.has(`p:${emailMatchKey(person.email)}`)).toBe(true);
           }
 
           // Nothing written to an ambiguous match (computed here, independently of the planner).
           const ambiguous = new Set<string>();
           for (const accounts of groups(snapshot.accounts, (a) =>
-            a.Website ? normalizeDomain(a.Website) : null,
+            a.Website ? registrableDomain(a.Website) : null,
           ).values()) {
             if (accounts.length > 1) for (const a of accounts) ambiguous.add(a.Id);
           }
           for (const leads of groups(
             snapshot.leads.filter((l) => !l.IsConverted),
-            (l) => normalizeEmail(l.Email ?? ''),
+            (l) => emailMatchKey(l.Email ?? ''),
           ).values()) {
             if (leads.length > 1) for (const l of leads) ambiguous.add(l.Id);
           }

@@ -1,3 +1,4 @@
+import { KEY_PREFIX, LOOKUP_PATH } from '@service/lookup-contract';
 import ky, { isHTTPError, isTimeoutError, NetworkError } from 'ky';
 import { fromEnvironment, isBrowser } from './environment.js';
 import {
@@ -92,10 +93,8 @@ export interface LookupPromise<T> extends Promise<T> {
   withResponse(): Promise<{ data: T; response: LookupResponseInfo }>;
 }
 
-const LOOKUP_PATH = 'api/service/lookup';
 const AUTO_ORDER: readonly KeyTransport[] = ['bearer', 'header', 'body'];
 const TRANSPORTS: readonly string[] = ['auto', ...AUTO_ORDER];
-const KEY_PREFIX = 'sk_live_';
 const MAX_TIMER_MS = 2_147_483_647;
 const CLIENT = `@service/lookup-client/${VERSION}`;
 
@@ -343,7 +342,7 @@ function lookupUrl(baseUrl: string | URL | undefined): string {
   }
   // Resolved here, with the slash ky's `baseUrl` would not add: no path segment is dropped.
   if (!base.pathname.endsWith('/')) base.pathname += '/';
-  return new URL(LOOKUP_PATH, base).href;
+  return new URL(LOOKUP_PATH.slice(1), base).href;
 }
 
 /**

@@ -4,8 +4,21 @@
  * lookup-core's handler. lookup-core runs its conformance table against this too, so the two
  * cannot drift apart.
  */
+import {
+  ERROR_MESSAGES,
+  isStorableText,
+  isWellFormedKey,
+  LOOKUP_PATH,
+  MAX_BODY_BYTES,
+  MAX_DOMAIN_INPUT_LENGTH,
+  MAX_EMAIL_LENGTH,
+  MAX_ENTRIES,
+  normalizeDomain,
+  normalizeEmail,
+  presentedHeaderKey,
+  schemas,
+} from '@service/lookup-contract';
 import { describeIssue } from './errors.js';
-import { schemas } from './schemas.js';
 import type { ContactWithActivity, LookupResponseWithActivity } from './types.js';
 
 export interface LookupWorkspace {
@@ -27,25 +40,12 @@ export interface LookupDoubleOptions {
   readonly maxBodyBytes?: number | undefined;
 }
 
-const MESSAGES = {
-  400: 'Invalid input',
-  401: 'Unauthorized',
-  404: 'Not found',
-  405: 'Method not allowed',
-  413: 'Payload too large',
-  415: 'Unsupported media type',
-} as const;
-type Refusal = keyof typeof MESSAGES;
+/** The statuses the double answers with; the server may also answer 408, 429, 500 and 503. */
+type Refusal = 400 | 401 | 404 | 405 | 413 | 415;
 
 const ALLOW = { allow: 'POST, OPTIONS' };
 const NO_STORE = { 'cache-control': 'no-store' };
-// Printable ASCII but the comma, as on the server (a comma is how a repeated header is joined).
-const WELL_FORMED_KEY = /^sk_live_[\x21-\x2b\x2d-\x7e]{24,512}$/;
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-const MAX_EMAIL = 320;
-const MAX_DOMAIN = 2048;
-const MAX_DNS_NAME = 253;
-const LIMIT = 10;
 
 /** Thrown inside the double to answer with a status; never leaves it. */
 class Refused {
@@ -54,13 +54,13 @@ class Refused {
 
 export function createLookupDouble(options: LookupDoubleOptions) {
   const workspaces = options.workspaces.map(checkedWorkspace);
-  const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
-  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const path = (options.path ?? LOOKUP_PATH).replace(/\/+$/, '');
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const workspaceOf = (key: unknown) =>
     typeof key === 'string' ? workspaces.find((w) => w.secretKeys.includes(key)) : undefined;
 
   async function lookup(request: Request): Promise<Response> {
-    const headerKey = presentedHeaderKey(request.headers);
+    const headerKey = presentedHeaderKey((name) => request.headers.get(name));
     let workspace = headerKey === undefined ? undefined : workspaceOf(headerKey);
     // A key in a header is judged alone, before anything of the body.
     if (headerKey !== undefined && workspace === undefined) throw new Refused(401);
@@ -104,7 +104,7 @@ export function createLookupDouble(options: LookupDoubleOptions) {
 }
 
 function checkedWorkspace(workspace: LookupWorkspace, index: number): LookupWorkspace {
-  if (!workspace.secretKeys.every((key) => WELL_FORMED_KEY.test(key))) {
+  if (!workspace.secretKeys.every(isWellFormedKey)) {
     throw new TypeError(
       `workspaces[${index}]: every secret key must be sk_live_ and at least 24 more characters`,
     );
@@ -119,8 +119,8 @@ function checkedWorkspace(workspace: LookupWorkspace, index: number): LookupWork
 
 /** The answer to a valid body in `workspace`, `undefined` for 404; a body that is not valid: 400. */
 function find(workspace: LookupWorkspace, body: Record<string, unknown>) {
-  const email = optionalString(body, 'email', MAX_EMAIL);
-  const domain = optionalString(body, 'domain', MAX_DOMAIN);
+  const email = optionalString(body, 'email', MAX_EMAIL_LENGTH);
+  const domain = optionalString(body, 'domain', MAX_DOMAIN_INPUT_LENGTH);
   const includeActivity = own(body, 'includeActivity') ?? false;
   if (typeof includeActivity !== 'boolean') throw new Refused(400);
   const shown = (observed: LookupResponseWithActivity, contacts: ContactWithActivity[]) => ({
@@ -129,7 +129,7 @@ function find(workspace: LookupWorkspace, body: Record<string, unknown>) {
   });
   if (email !== undefined) {
     const wanted = normalizeEmail(email);
-    if (wanted === undefined) throw new Refused(400);
+    if (wanted === null) throw new Refused(400);
     for (const observed of workspace.companies) {
       const contact = observed.contacts.find((c) => normalizeEmail(c.email) === wanted);
       if (contact) return shown(observed, [contact]);
@@ -138,12 +138,12 @@ function find(workspace: LookupWorkspace, body: Record<string, unknown>) {
   }
   if (domain === undefined) throw new Refused(400);
   const wanted = normalizeDomain(domain);
-  if (wanted === undefined) throw new Refused(400);
+  if (wanted === null) throw new Refused(400);
   const observed = workspace.companies.find((o) => normalizeDomain(o.company.domain) === wanted);
   if (observed === undefined) return undefined;
   return shown(
     observed,
-    newestFirst(observed.contacts, (c) => c.service_last_seen).slice(0, LIMIT),
+    newestFirst(observed.contacts, (c) => c.service_last_seen).slice(0, MAX_ENTRIES),
   );
 }
 
@@ -153,27 +153,13 @@ function shownContact(contact: ContactWithActivity, includeActivity: boolean) {
   if (!includeActivity) return fields;
   return {
     ...fields,
-    site_activity: newestFirst(site_activity, (s) => s.start_time).slice(0, LIMIT),
-    linkedin_activity: newestFirst(linkedin_activity, (e) => e.start_time).slice(0, LIMIT),
+    site_activity: newestFirst(site_activity, (s) => s.start_time).slice(0, MAX_ENTRIES),
+    linkedin_activity: newestFirst(linkedin_activity, (e) => e.start_time).slice(0, MAX_ENTRIES),
   };
 }
 
 function newestFirst<T>(items: readonly T[], time: (item: T) => string): T[] {
   return [...items].sort((a, b) => Date.parse(time(b)) - Date.parse(time(a)));
-}
-
-/**
- * The key the headers present: `undefined` when no key header is there, `null` when one is there
- * but is not exactly one key (`Basic ...`, `Bearer a b`, empty, or repeated: `Headers` joins a
- * repeat with ", "), which the server refuses with 401 whatever the body holds.
- */
-function presentedHeaderKey(headers: Headers): string | null | undefined {
-  const authorization = headers.get('authorization');
-  const secret = headers.get('x-service-secret-key')?.trim() ?? null;
-  if (authorization?.includes(',') || secret?.includes(',')) return null;
-  if (secret !== null && !/^\S+$/.test(secret)) return null;
-  if (authorization === null) return secret ?? undefined;
-  return authorization.match(/^Bearer[ \t]+(\S+)[ \t]*$/i)?.[1] ?? null;
 }
 
 /** `application/json`, with parameters, or any `application/...+json`. */
@@ -199,47 +185,10 @@ const own = (body: Record<string, unknown>, field: string): unknown =>
 function optionalString(body: Record<string, unknown>, field: string, max: number) {
   const value = own(body, field);
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > max || /[\0\p{Cs}]/u.test(value)) {
+  if (typeof value !== 'string' || value.length > max || !isStorableText(value)) {
     throw new Refused(400);
   }
   return value.trim() === '' ? undefined : value;
-}
-
-/** The host in its ASCII (punycode) form, as `URL` writes it. */
-function asciiHost(host: string): string | undefined {
-  return URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : undefined;
-}
-
-/**
- * The host a browser reads from a URL-shaped domain (the WHATWG URL parser, `http:` for a bare
- * name), lower case ASCII, without `www.` or trailing dot. A port (seen under both http and https,
- * whose default ports differ) or userinfo names no company: `undefined`.
- */
-function normalizeDomain(input: string): string | undefined {
-  const text = input.trim();
-  if (text === '' || /\s/.test(text)) return undefined;
-  const rest = /^https?:/i.test(text)
-    ? text.replace(/^https?:/i, '')
-    : /^[a-z][a-z\d+.-]*:\/\//i.test(text)
-      ? text.replace(/^[a-z][a-z\d+.-]*:/i, '')
-      : `//${text}`;
-  if (!URL.canParse(`http:${rest}`) || !URL.canParse(`https:${rest}`)) return undefined;
-  const http = new URL(`http:${rest}`);
-  if (http.username || http.password || http.port || new URL(`https:${rest}`).port)
-    return undefined;
-  const host = http.hostname.replace(/\.+$/, '').replace(/^www\./, '');
-  return host && host.length <= MAX_DNS_NAME ? host : undefined;
-}
-
-/** Trimmed, lower case, the domain part a bare host in ASCII form without trailing dot. */
-function normalizeEmail(input: string): string | undefined {
-  const email = input.trim().toLowerCase();
-  const at = email.lastIndexOf('@');
-  if (at < 1 || at === email.length - 1 || /\s/.test(email)) return undefined;
-  const written = email.slice(at + 1);
-  if (/[/\\?#:[\]]/.test(written)) return undefined;
-  const domain = asciiHost(written)?.replace(/\.+$/, '');
-  return domain ? `${email.slice(0, at + 1)}${domain}` : undefined;
 }
 
 function json(status: number, body: unknown, headers?: Record<string, string>): Response {
@@ -250,5 +199,5 @@ function json(status: number, body: unknown, headers?: Record<string, string>): 
 }
 
 function refusal(status: Refusal, headers?: Record<string, string>): Response {
-  return json(status, { error: MESSAGES[status] }, headers);
+  return json(status, { error: ERROR_MESSAGES[status] }, headers);
 }

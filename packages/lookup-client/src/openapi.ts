@@ -7,14 +7,19 @@
  * The answer schemas are the strict reading (what the server sends today); objects do not forbid
  * other properties, because the alpha API may add fields and clients are to keep them.
  */
-import * as z from 'zod/mini';
 import {
   KNOWN_INTENT,
+  LOOKUP_PATH,
+  MAX_BODY_BYTES,
+  MAX_DOMAIN_INPUT_LENGTH,
+  MAX_EMAIL_LENGTH,
   MAX_ENTRIES,
+  ERROR_MESSAGES as MESSAGE,
   PURCHASE_INTENTS,
   strictSchemas,
   UTC_TIMESTAMP,
-} from './schemas.js';
+} from '@service/lookup-contract';
+import * as z from 'zod/mini';
 import { VERSION } from './version.js';
 
 /**
@@ -23,27 +28,24 @@ import { VERSION } from './version.js';
  */
 const lookupRequestSchema = z.object({
   /** Looked up first when given; null or blank means not given. */
-  email: z.optional(z.nullable(z.string().check(z.maxLength(320)))),
-  domain: z.optional(z.nullable(z.string().check(z.maxLength(2048)))),
+  email: z.optional(z.nullable(z.string().check(z.maxLength(MAX_EMAIL_LENGTH)))),
+  domain: z.optional(z.nullable(z.string().check(z.maxLength(MAX_DOMAIN_INPUT_LENGTH)))),
   includeActivity: z.optional(z.boolean()),
   /** The third key transport, for when no header can carry the key. */
   secretKey: z.optional(z.string()),
 });
 
-export const LOOKUP_PATH = '/api/service/lookup';
-/** The server's default request body limit (lookup-core `maxBodyBytes`). */
-const MAX_BODY_BYTES = 16 * 1024;
-
+/** Each error status: the message its body carries, then what it means here. */
 const ERRORS = {
-  400: 'Invalid input: neither email nor domain, a field of the wrong type, or a body that is not a JSON object.',
-  401: 'Unauthorized: the secret key is missing or invalid. A key in a header is judged before the body is read.',
-  404: 'Not found: nothing matching was observed in the key’s workspace (the lookup never enriches), or the path is not the lookup’s.',
-  405: 'Method not allowed (the `Allow` header lists POST, OPTIONS).',
-  413: `Payload too large: the body is over the server’s limit (${MAX_BODY_BYTES} bytes by default).`,
-  415: 'Unsupported media type: the body must be `application/json` (or another `+json` type).',
-  429: 'Too many requests: the key is over the server’s rate limit (when one is set); retry after `Retry-After` seconds.',
-  500: 'Internal server error.',
-  503: 'Service unavailable: the store cannot be reached; retry after `Retry-After` seconds.',
+  400: `${MESSAGE[400]}: neither email nor domain, a field of the wrong type, or a body that is not a JSON object.`,
+  401: `${MESSAGE[401]}: the secret key is missing or invalid. A key in a header is judged before the body is read.`,
+  404: `${MESSAGE[404]}: nothing matching was observed in the key’s workspace (the lookup never enriches), or the path is not the lookup’s.`,
+  405: `${MESSAGE[405]} (the \`Allow\` header lists POST, OPTIONS).`,
+  413: `${MESSAGE[413]}: the body is over the server’s limit (${MAX_BODY_BYTES} bytes by default).`,
+  415: `${MESSAGE[415]}: the body must be \`application/json\` (or another \`+json\` type).`,
+  429: `${MESSAGE[429]}: the key is over the server’s rate limit (when one is set); retry after \`Retry-After\` seconds.`,
+  500: `${MESSAGE[500]}.`,
+  503: `${MESSAGE[503]}: the store cannot be reached; retry after \`Retry-After\` seconds.`,
 } as const;
 
 /** Component schemas by name: every schema the document refers to. */

@@ -6,6 +6,7 @@
  * const server = setupServer(...lookupHandlers({ workspaces: [{ secretKeys: [KEY], companies }] }));
  * ```
  */
+import { LOOKUP_PATH } from '@service/lookup-contract';
 import { type HttpHandler, http } from 'msw';
 import { createLookupDouble, type LookupDoubleOptions } from './double.js';
 
@@ -23,7 +24,7 @@ export interface LookupHandlersOptions extends LookupDoubleOptions {
 export function lookupHandlers(options: LookupHandlersOptions): HttpHandler[] {
   const answer = createLookupDouble(options);
   const origin = options.baseUrl === undefined ? undefined : new URL(options.baseUrl).origin;
-  const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
+  const path = (options.path ?? LOOKUP_PATH).replace(/\/+$/, '');
   const handles = ({ request }: { request: Request }) => {
     const url = new URL(request.url);
     if (origin !== undefined) return url.origin === origin;

@@ -7,6 +7,12 @@
  * without a valid key never learns anything about its body; a request with one gets precise errors.
  */
 
+import {
+  LOOKUP_PATH,
+  MAX_BODY_BYTES,
+  MAX_DOMAIN_INPUT_LENGTH,
+  MAX_EMAIL_LENGTH,
+} from '@service/lookup-contract';
 import { answerTextOf } from './answer-text.js';
 import { presentedHeaderKey } from './credentials.js';
 import { StoreClosedError, StoreUnavailableError } from './errors.js';
@@ -69,9 +75,6 @@ export interface CoreAnswer {
 export type LookupCore = (request: CoreRequest) => Promise<CoreAnswer>;
 
 const ALLOW = 'POST, OPTIONS';
-/** Longest accepted inputs: an email address (RFC 5321) and a URL-ish domain. */
-const MAX_EMAIL = 320;
-const MAX_DOMAIN = 2048;
 
 const isJson = (contentType: string | undefined) => {
   if (contentType === 'application/json') return true;
@@ -97,8 +100,8 @@ function optionalString(
 
 /** The lookup a valid body asks for, or a 400. Email wins over domain. */
 function toQuery(body: Record<string, unknown>, workspace: string): LookupQuery {
-  const rawEmail = optionalString(body, 'email', MAX_EMAIL);
-  const rawDomain = optionalString(body, 'domain', MAX_DOMAIN);
+  const rawEmail = optionalString(body, 'email', MAX_EMAIL_LENGTH);
+  const rawDomain = optionalString(body, 'domain', MAX_DOMAIN_INPUT_LENGTH);
   const includeActivity = own(body, 'includeActivity') ?? false;
   if (typeof includeActivity !== 'boolean') throw new HttpError(400);
   if (rawEmail !== undefined) {
@@ -157,8 +160,8 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
   const { store, onError, log } = options;
   const keys: KeyResolver =
     'resolve' in options.keys ? options.keys : createKeyResolver(options.keys);
-  const path = (options.path ?? '/api/service/lookup').replace(/\/+$/, '');
-  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const path = (options.path ?? LOOKUP_PATH).replace(/\/+$/, '');
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   /** Any path ending with `path`, trailing slashes aside (tested without a regex when it can be). */
   const routed = (requestPath: string) =>
     requestPath.endsWith(path) || requestPath.replace(/\/+$/, '').endsWith(path);

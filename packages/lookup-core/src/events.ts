@@ -4,12 +4,11 @@
  * so `https://www.Acme.com` and `acme.com`, or `Ann@X.com` and `ann@x.com`, are the same event.
  */
 import { hash } from 'node:crypto';
+import { PURCHASE_INTENTS as INTENTS } from '@service/lookup-contract';
 import * as z from 'zod';
 import { EVENT_LIMITS, fitsJsonBytes, jsonBytes } from './limits.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
-import type { PurchaseIntent } from './types.js';
 
-const INTENTS = ['low', 'medium', 'high', 'very_high'] as const satisfies readonly PurchaseIntent[];
 const L = EVENT_LIMITS;
 
 const chars = (max: number) => z.string().max(max);

@@ -1,20 +1,7 @@
-/** JSON responses and the errors the handler answers with. */
+/** JSON responses and the errors the handler answers with (their messages: the lookup's contract). */
+import { ERROR_MESSAGES, type ErrorStatus } from '@service/lookup-contract';
 
-/** The error message of each status the handler sends. */
-export const ERROR_MESSAGES = {
-  400: 'Invalid input',
-  401: 'Unauthorized',
-  404: 'Not found',
-  405: 'Method not allowed',
-  408: 'Request timeout',
-  413: 'Payload too large',
-  415: 'Unsupported media type',
-  429: 'Too many requests',
-  500: 'Internal server error',
-  503: 'Service unavailable',
-} as const;
-
-export type ErrorStatus = keyof typeof ERROR_MESSAGES;
+export { ERROR_MESSAGES, type ErrorStatus };
 
 /** An error that maps to one HTTP status and its `{ "error": message }` body. */
 export class HttpError extends Error {

@@ -4,6 +4,9 @@
  * keys nor which one almost matched can be read from memory dumps or timing.
  */
 import { hash, timingSafeEqual } from 'node:crypto';
+import { isWellFormedKey } from '@service/lookup-contract';
+
+export { isWellFormedKey };
 
 export interface KeyEntry {
   /** `sk_live_` followed by at least 24 characters. */
@@ -15,15 +18,6 @@ export interface KeyEntry {
 /** Maps a presented key to its workspace, or `null` when it opens nothing. */
 export interface KeyResolver {
   resolve(presentedKey: string): string | null | Promise<string | null>;
-}
-
-/** Printable ASCII but the comma, which HTTP uses to join a repeated header's values. */
-const KEY_FORMAT = /^sk_live_[\x21-\x2b\x2d-\x7e]{24,}$/;
-const MAX_KEY_LENGTH = 512;
-
-/** Whether a string has the shape of a live secret key; a key of any other shape is never valid. */
-export function isWellFormedKey(key: string): boolean {
-  return key.length <= MAX_KEY_LENGTH && KEY_FORMAT.test(key);
 }
 
 const digest = (key: string) => hash('sha256', key, 'buffer');

@@ -4,13 +4,15 @@
  * Text that reaches an answer is measured in bytes of its JSON form (UTF-8, escapes as written),
  * which is exactly what it adds to an answer.
  */
+import { MAX_DOMAIN_INPUT_LENGTH, MAX_EMAIL_LENGTH } from '@service/lookup-contract';
+
 export const EVENT_LIMITS = {
   /** `id`, `workspace`, `visitor_id`, in characters. */
   identifier: 200,
   /** `company.domain` as sent, in characters (normalised it is at most 253). */
-  domainInput: 2048,
+  domainInput: MAX_DOMAIN_INPUT_LENGTH,
   /** `contact.email`, as sent and as stored, in characters. */
-  email: 320,
+  email: MAX_EMAIL_LENGTH,
   /** `company.name`, `company.industry`, `contact.name`, `contact.title`. */
   profileBytes: 200,
   /** Entries of `pages_visited`, bytes of one entry, bytes of all entries together. */

@@ -1,76 +1,21 @@
 /**
- * The aggregates the store maintains on ingest, and the store interface every backend implements.
- * Field names of the aggregates are a contract with @service/crm-sync (see its README).
+ * The store interface every backend implements, and the aggregates it maintains on ingest (defined
+ * with the lookup's contract, which @service/crm-sync's types share).
  */
 import type { strictSchemas } from '@service/lookup-client';
+import type { ObservedCompany } from '@service/lookup-contract';
 import type * as z from 'zod/mini';
 import type { ChangeNotice } from './sql/changes.js';
 
-export type PurchaseIntent = 'low' | 'medium' | 'high' | 'very_high';
-
-/** What a session's traffic source is classified from. */
-export interface SessionSource {
-  /** Referrer URL, `''` when none. */
-  referrer: string;
-  utm: { source?: string; medium?: string; campaign?: string };
-}
-
-export interface ActivityAggregate {
-  /** Number of sessions. */
-  sessions: number;
-  /** Sum of `active_time`, in seconds. */
-  activeSeconds: number;
-  /** Sum of the lengths of `pages_visited`. */
-  pageViews: number;
-  /** Sessions whose intent is `high` or `very_high`. */
-  highIntentSessions: number;
-  /** `null` when there are no sessions; see README "Purchase intent" for the rule. */
-  purchaseIntent: PurchaseIntent | null;
-  /** Distinct matched signals, sorted. */
-  signals: string[];
-  /** ISO 8601 UTC with ms: min start_time over sessions and LinkedIn engagement. */
-  firstSeen: string;
-  /** ISO 8601 UTC with ms: max end_time of sessions, max start_time of LinkedIn engagement. */
-  lastSeen: string;
-  /** Source of the earliest session (by start_time). */
-  firstSession: SessionSource | null;
-  /** Source of the latest session (by start_time). */
-  latestSession: SessionSource | null;
-  linkedin: {
-    impressions: number;
-    clicks: number;
-    likes: number;
-    shares: number;
-    comments: number;
-  };
-}
-
-export interface CompanyAggregate extends ActivityAggregate {
-  domain: string;
-  name: string | null;
-  industry: string | null;
-  /** Distinct `visitor_id`. */
-  visitors: number;
-  /** Distinct contacts observed for the company. */
-  identifiedContacts: number;
-}
-
-export interface ContactAggregate extends ActivityAggregate {
-  email: string;
-  name: string | null;
-  title: string | null;
-  companyDomain: string;
-  /** Geo-location of the latest session. */
-  city: string | null;
-  state: string | null;
-  country: string | null;
-}
-
-export interface ObservedCompany {
-  company: CompanyAggregate;
-  /** Every contact of the company, most recently seen first. */
-  contacts: ContactAggregate[];
-}
+export type {
+  ActivityAggregate,
+  CompanyAggregate,
+  ContactAggregate,
+  LinkedInTotals,
+  ObservedCompany,
+  PurchaseIntent,
+  SessionSource,
+} from '@service/lookup-contract';
 
 /** One line (or item) that `ingest` refused, and why. */
 export interface IngestRejection {

@@ -189,8 +189,7 @@ async function observe(path: string, workspace: string, io: Io): Promise<Observe
     if (ingested.rejected.length > 5)
       io.err(`... and ${ingested.rejected.length - 5} more lines skipped`);
     const observed: ObservedCompany[] = [];
-    for await (const company of store.readAggregates({ workspace }))
-      observed.push(company as ObservedCompany);
+    for await (const company of store.readAggregates({ workspace })) observed.push(company);
     return observed;
   } finally {
     await store.close();

@@ -3,6 +3,7 @@
  * read options, validated with zod. Every problem is reported with its path in the file.
  */
 import { readFile } from 'node:fs/promises';
+import { PURCHASE_INTENTS } from '@service/lookup-contract';
 import { z } from 'zod';
 import {
   CrmSyncError,
@@ -16,7 +17,7 @@ import {
 import type { BulkOptions } from '../salesforce/bulk-options.js';
 import { CliError, EXIT } from './output.js';
 
-const intent = z.enum(['low', 'medium', 'high', 'very_high']);
+const intent = z.enum(PURCHASE_INTENTS);
 const stage = z.enum(['Customer', 'Opportunity', 'Lost Opportunity', 'Prospect']);
 
 const Config = z.strictObject({

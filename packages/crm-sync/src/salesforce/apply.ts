@@ -15,10 +15,10 @@ import {
   type FeedPostStep,
   type FieldValues,
   holdsValue,
-  normalizeDomain,
   type PlanStep,
   type RecordError,
   type RecordOutcome,
+  registrableDomain,
   type SyncPlan,
   type UpdateStep,
 } from '../index.js';
@@ -473,7 +473,7 @@ async function findExisting(
     connection,
     `SELECT Id, Website FROM ${object} WHERE Website LIKE ${escapeSoqlString(`%${value.replace(/[%_]/g, '')}%`)}`,
   );
-  return rows.find((r) => r.Website && normalizeDomain(r.Website) === value)?.Id;
+  return rows.find((r) => r.Website && registrableDomain(r.Website) === value)?.Id;
 }
 
 async function applyCreate(

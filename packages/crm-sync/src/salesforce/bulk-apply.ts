@@ -15,9 +15,9 @@ import {
   type CrmObject,
   escapeSoqlString,
   type FieldValues,
-  normalizeDomain,
   type PlanStep,
   packTerms,
+  registrableDomain,
   type UpdateStep,
 } from '../index.js';
 import type { StepOutcome } from './apply.js';
@@ -296,7 +296,7 @@ async function websiteMatches(
   for (const soql of duplicateCheckQueries(object, 'Website', domains)) {
     const rows = await queryAll<{ Id: string; Website: string | null }>(connection, soql);
     for (const r of rows) {
-      const domain = r.Website ? normalizeDomain(r.Website) : undefined;
+      const domain = r.Website ? registrableDomain(r.Website) : undefined;
       if (domain && !ids.has(domain)) ids.set(domain, r.Id);
     }
   }

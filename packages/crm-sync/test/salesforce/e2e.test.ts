@@ -52,7 +52,7 @@ describe('end to end through the public API', () => {
     const observed: ObservedCompany[] = [];
     try {
       await store.ingest(sessionEvents({ companies: 500, busy: 3, newcomers: 2 }));
-      for await (const company of store.readAggregates()) observed.push(company as ObservedCompany);
+      for await (const company of store.readAggregates()) observed.push(company);
     } finally {
       await store.close();
     }

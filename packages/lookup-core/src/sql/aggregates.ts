@@ -1,5 +1,5 @@
 /** `readAggregates`: every company of a workspace with all its contacts, read in pages by domain. */
-import type { ObservedCompany } from '../types.js';
+import type { ContactAggregate, ObservedCompany } from '../types.js';
 import type { Queryable } from './db.js';
 import { recentIntent } from './lookup.js';
 
@@ -81,7 +81,7 @@ export async function* readAggregates(
       workspace,
       JSON.stringify(companies.map((c) => c.domain)),
     ]);
-    const contactsByDomain = new Map<string, ObservedCompany['contacts']>();
+    const contactsByDomain = new Map<string, ContactAggregate[]>();
     for (const row of contactRows) {
       const raw = JSON.parse(row.json) as Raw;
       const latest = raw.latestSession;
@@ -90,7 +90,7 @@ export async function* readAggregates(
         city: latest?.city ?? null,
         state: latest?.state ?? null,
         country: latest?.country ?? null,
-      } as unknown as ObservedCompany['contacts'][number];
+      } as unknown as ContactAggregate;
       const list = contactsByDomain.get(row.domain) ?? [];
       list.push(contact);
       contactsByDomain.set(row.domain, list);

@@ -1,0 +1,9 @@
+/** The purchase intent levels the spec names, lowest first (the store ranks them in this order). */
+export const PURCHASE_INTENTS = ['low', 'medium', 'high', 'very_high'] as const;
+
+export type PurchaseIntent = (typeof PURCHASE_INTENTS)[number];
+/** A level the spec names, or one a newer server added (kept as the string it sent). */
+export type OpenPurchaseIntent = PurchaseIntent | (string & {});
+
+/** Exactly one of the named levels. */
+export const KNOWN_INTENT = new RegExp(`^(${PURCHASE_INTENTS.join('|')})$`);
