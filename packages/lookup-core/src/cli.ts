@@ -19,6 +19,7 @@ import {
   ingestSettings,
 } from './ingest-files.js';
 import { isWellFormedKey, type KeyEntry } from './keys.js';
+import { KeysFileError, readKeysFile } from './keys-file.js';
 import { createJsonLineLog, describeFailure } from './log.js';
 import { toNodeListener } from './node.js';
 import { withOpenApiRoute } from './openapi-route.js';
@@ -27,7 +28,7 @@ import type { LookupStore } from './types.js';
 
 const HELP = `Usage:
   service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]
-                       [--key sk_live_...[=WORKSPACE] ...] [--data-dir DIR | --database-url URL]
+                       [--keys-file PATH] [--data-dir DIR | --database-url URL]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
                        [--batch-size N]
                        [--cache-mb MB]
@@ -40,8 +41,10 @@ Options:
   --host HOST           interface to listen on (default 127.0.0.1)
   --port PORT           port to listen on, 0 for any free one (default 8787)
   --events FILE         NDJSON events to ingest before serving (repeatable)
-  --key KEY[=WORKSPACE] a secret key and the workspace it reads (default workspace: default;
-                        repeatable); keys are also read from SERVICE_SECRET_KEYS (comma separated)
+  --keys-file PATH      secret keys, one KEY[=WORKSPACE] a line (default workspace: default);
+                        refused unless only its owner may read it (chmod 600)
+                        keys are also read from SERVICE_SECRET_KEYS (KEY[=WORKSPACE], comma separated)
+  --key KEY[=WORKSPACE] a key on the command line, for tests: every local user sees it in ps
   --data-dir DIR        persist the embedded store in DIR (default: in memory)
   --database-url URL    use a PostgreSQL server instead of the embedded store (default:
                         DATABASE_URL when set and --data-dir is not given)
@@ -63,6 +66,7 @@ const OPTIONS = {
   port: { type: 'string' },
   events: { type: 'string', multiple: true },
   key: { type: 'string', multiple: true },
+  'keys-file': { type: 'string' },
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
   ...INGEST_FLAGS,
@@ -192,6 +196,16 @@ function parseRateLimit(value: string | undefined): number | undefined {
   return perSecond;
 }
 
+/** The keys file's specs; one shared with other users is a usage error that says how to fix it. */
+async function keysFromFile(path: string): Promise<string[]> {
+  try {
+    return await readKeysFile(path);
+  } catch (error) {
+    if (error instanceof KeysFileError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 function parsePort(value: string | undefined): number {
   if (value === undefined) return 8787;
   const port = Number(value);
@@ -213,9 +227,16 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
     (process.env.SERVICE_SECRET_KEYS ?? '').split(/[\s,]+/).filter(Boolean),
     'SERVICE_SECRET_KEYS entry',
   );
-  const keys = [...fromFlags, ...fromEnv];
+  const keysFile = values['keys-file'];
+  const fromFile =
+    keysFile === undefined ? [] : parseKeys(await keysFromFile(keysFile), `${keysFile} entry`);
+  const keys = [...fromFlags, ...fromEnv, ...fromFile];
   if (keys.length === 0)
-    throw new UsageError('no keys: pass --key sk_live_...[=WORKSPACE] or set SERVICE_SECRET_KEYS');
+    throw new UsageError('no keys: set SERVICE_SECRET_KEYS or pass --keys-file PATH');
+  if (fromFlags.length > 0)
+    process.stderr.write(
+      'service-lookup: warning: --key shows the key to every local user (ps); use SERVICE_SECRET_KEYS or --keys-file\n',
+    );
 
   const settings = ingestFlags(values);
   const choice = storeChoice(values, parseCache(values['cache-mb']));
