@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import packageJson from '../package.json' with { type: 'json' };
 import type { AnswerCacheOptions } from './cache.js';
+import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import { shownDatabaseUrl } from './database-url.js';
 import { openEmbeddedStore } from './embedded.js';
 import { createLookupHandler } from './handler.js';
@@ -33,6 +34,7 @@ const HELP = `Usage:
                        [--batch-size N]
                        [--cache-mb MB]
                        [--header-timeout SECONDS] [--body-timeout SECONDS] [--rate-limit N]
+                       [--max-connections N]
   service-lookup ingest FILE.ndjson ... [--data-dir DIR | --database-url URL]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
                        [--batch-size N]
@@ -51,6 +53,8 @@ Options:
   --header-timeout S    longest a client may take to send a request's headers (default 10)
   --body-timeout S      longest a client may take to send a request's body (default 10)
   --rate-limit N        lookups per second allowed to each key, more get 429 (default: no limit)
+  --max-connections N   open connections held at most; past it the longest idle one is closed,
+                        or 503 when none is idle (default 1000, or the open-file limit less 64)
 ${INGEST_FLAGS_HELP}
   --cache-mb MB         memory for cached answers (serve; default 256, 0 turns the cache off)
   -h, --help            show this help
@@ -74,6 +78,7 @@ const OPTIONS = {
   'header-timeout': { type: 'string' },
   'body-timeout': { type: 'string' },
   'rate-limit': { type: 'string' },
+  'max-connections': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -206,6 +211,14 @@ async function keysFromFile(path: string): Promise<string[]> {
   }
 }
 
+function parseMaxConnections(value: string | undefined): number {
+  if (value === undefined) return defaultMaxConnections();
+  const max = Number(value);
+  if (!/^\d+$/.test(value) || max < 1)
+    throw new UsageError(`--max-connections must be a whole number above 0, got "${value}"`);
+  return max;
+}
+
 function parsePort(value: string | undefined): number {
   if (value === undefined) return 8787;
   const port = Number(value);
@@ -222,6 +235,7 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   const headerTimeoutMs = parseSeconds('header-timeout', values['header-timeout']);
   const bodyTimeoutMs = parseSeconds('body-timeout', values['body-timeout']);
   const rateLimit = parseRateLimit(values['rate-limit']);
+  const maxConnections = parseMaxConnections(values['max-connections']);
   const fromFlags = parseKeys(values.key ?? [], '--key');
   const fromEnv = parseKeys(
     (process.env.SERVICE_SECRET_KEYS ?? '').split(/[\s,]+/).filter(Boolean),
@@ -262,6 +276,7 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
       },
       withOpenApiRoute(toNodeListener(handler, { bodyTimeoutMs })),
     );
+    capConnections(server, maxConnections);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());
