@@ -5,12 +5,14 @@
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import packageJson from '../package.json' with { type: 'json' };
 import type { AnswerCacheOptions } from './cache.js';
 import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import { shownDatabaseUrl } from './database-url.js';
 import { openEmbeddedStore } from './embedded.js';
 import { createLookupHandler } from './handler.js';
+import { withOperationsRoutes } from './health.js';
 import {
   EXIT_REJECTED,
   INGEST_FLAGS,
@@ -34,7 +36,7 @@ const HELP = `Usage:
                        [--batch-size N]
                        [--cache-mb MB]
                        [--header-timeout SECONDS] [--body-timeout SECONDS] [--rate-limit N]
-                       [--max-connections N]
+                       [--max-connections N] [--metrics]
   service-lookup ingest FILE.ndjson ... [--data-dir DIR | --database-url URL]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
                        [--batch-size N]
@@ -55,6 +57,8 @@ Options:
   --rate-limit N        lookups per second allowed to each key, more get 429 (default: no limit)
   --max-connections N   open connections held at most; past it the longest idle one is closed,
                         or 503 when none is idle (default 1000, or the open-file limit less 64)
+  --metrics             serve GET /metrics (Prometheus text, no key needed: keep it off public
+                        routes); GET /healthz and GET /readyz are always served
 ${INGEST_FLAGS_HELP}
   --cache-mb MB         memory for cached answers (serve; default 256, 0 turns the cache off)
   -h, --help            show this help
@@ -79,6 +83,7 @@ const OPTIONS = {
   'body-timeout': { type: 'string' },
   'rate-limit': { type: 'string' },
   'max-connections': { type: 'string' },
+  metrics: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -260,11 +265,14 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   try {
     await ingestFiles(store, values.events ?? [], settings, stop);
     if (stop.aborted) return 130;
+    const metrics = values.metrics ? new Registry() : undefined;
+    if (metrics !== undefined) collectDefaultMetrics({ register: metrics });
     const handler = createLookupHandler({
       store,
       keys,
       log: jsonLog.log,
       ...(rateLimit === undefined ? {} : { rateLimit }),
+      ...(metrics === undefined ? {} : { metrics }),
     });
     const server = createServer(
       {
@@ -274,7 +282,10 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
         // node checks both timeouts only this often (30 s by default, which let headers take 30 s).
         connectionsCheckingInterval: Math.min(1_000, headerTimeoutMs / 4),
       },
-      withOpenApiRoute(toNodeListener(handler, { bodyTimeoutMs })),
+      withOperationsRoutes(withOpenApiRoute(toNodeListener(handler, { bodyTimeoutMs })), {
+        store,
+        ...(metrics === undefined ? {} : { metrics }),
+      }),
     );
     capConnections(server, maxConnections);
     await new Promise<void>((resolve, reject) => {
