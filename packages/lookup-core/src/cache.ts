@@ -1,7 +1,11 @@
 /**
  * Rendered lookup answers (and 404s), kept per (workspace, email or domain, includeActivity) and
  * dropped exactly when a change notice names something they were read from: the company's domain,
- * or the email of a contact they list. Bounded by entries and by bytes, least recently used first.
+ * or the email of a contact they list. Bounded by entries and by bytes, least recently used first
+ * within a workspace. Workspaces share the bounds fairly: when the cache is full, a workspace using
+ * more than an equal share (the bounds divided by the workspaces holding answers) gives up its own
+ * oldest answers for its new ones, and a workspace within its share takes room from the workspace
+ * using the most. One workspace's crawl of distinct lookups so evicts its own answers, not others'.
  *
  * A lookup that was running while a change arrived may have read the old data: its answer is not
  * kept (every fill checks that its workspace saw no change, and the cache no reset, since it began).
@@ -49,13 +53,25 @@ export type KeptAnswer = string | Uint8Array | null;
 
 interface Entry {
   key: string;
-  workspace: string;
+  home: Holder;
   text: KeptAnswer;
   bytes: number;
   dependencies: string[];
-  /** Its neighbours by recency: a list, so a hit moves it to the newest end in constant time. */
+  /**
+   * Its neighbours by recency in its workspace: a list, so a hit moves it to the newest end in
+   * constant time.
+   */
   older: Entry | undefined;
   newer: Entry | undefined;
+}
+
+/** One workspace's answers: what they count for, and the ends of their recency list. */
+interface Holder {
+  workspace: string;
+  entries: number;
+  bytes: number;
+  oldest: Entry | undefined;
+  newest: Entry | undefined;
 }
 
 /** A fill's starting point: the answer is kept only if nothing changed in between. */
@@ -76,11 +92,10 @@ export class AnswerCache {
   readonly #maxBytes: number;
   readonly #entries = new Map<string, Entry>();
   /**
-   * The ends of the entries' recency list. (Re-inserting a hit into the Map to keep the order
-   * there cost a hit 10 to 25% more instructions, with 200 and 10,000 entries.)
+   * The workspaces holding answers, each with its recency list. (Re-inserting a hit into the Map to
+   * keep the order there cost a hit 10 to 25% more instructions, with 200 and 10,000 entries.)
    */
-  #oldest: Entry | undefined;
-  #newest: Entry | undefined;
+  readonly #holders = new Map<string, Holder>();
   /** domain/email id -> keys of the entries read from it. */
   readonly #dependents = new Map<string, Set<string>>();
   /** Bumped by every change to a workspace. */
@@ -88,6 +103,7 @@ export class AnswerCache {
   /** Bumped by every reset. */
   #epoch = 0;
   #bytes = 0;
+  #evictions = 0;
 
   constructor(options: AnswerCacheOptions = {}) {
     this.#maxEntries = options.maxEntries ?? DEFAULT_CACHE_ENTRIES;
@@ -103,11 +119,16 @@ export class AnswerCache {
     return { entries: this.#entries.size, bytes: this.#bytes };
   }
 
+  /** Answers dropped to stay within the bounds (not those a change made stale), since creation. */
+  get evictions(): number {
+    return this.#evictions;
+  }
+
   /** The kept answer: its text, `null` for a kept 404, `undefined` when none is kept. */
   get(query: LookupQuery): KeptAnswer | undefined {
     const entry = this.#entries.get(keyOf(query));
     if (entry === undefined) return undefined;
-    if (entry !== this.#newest) {
+    if (entry !== entry.home.newest) {
       this.#unlink(entry);
       this.#append(entry);
     }
@@ -137,9 +158,14 @@ export class AnswerCache {
     if (source.domain !== undefined) dependencies.push(domainId(workspace, source.domain));
     for (const email of source.emails ?? []) dependencies.push(emailId(workspace, email));
     this.#remove(key);
+    let home = this.#holders.get(workspace);
+    if (home === undefined) {
+      home = { workspace, entries: 0, bytes: 0, oldest: undefined, newest: undefined };
+      this.#holders.set(workspace, home);
+    }
     const entry: Entry = {
       key,
-      workspace,
+      home,
       text,
       bytes,
       dependencies,
@@ -148,6 +174,8 @@ export class AnswerCache {
     };
     this.#entries.set(key, entry);
     this.#append(entry);
+    home.entries++;
+    home.bytes += bytes;
     this.#bytes += bytes;
     for (const id of dependencies) {
       const keys = this.#dependents.get(id) ?? new Set<string>();
@@ -155,10 +183,28 @@ export class AnswerCache {
       keys.add(key);
     }
     while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
-      const oldest = this.#oldest;
+      const oldest = this.#victimFor(home).oldest;
       if (oldest === undefined) break;
       this.#remove(oldest.key);
+      this.#evictions++;
     }
+  }
+
+  /** The fraction of the tighter bound a workspace's answers take. */
+  #usage(holder: Holder): number {
+    return Math.max(holder.entries / this.#maxEntries, holder.bytes / this.#maxBytes);
+  }
+
+  /**
+   * Whose oldest answer makes room for `filler`'s new one: `filler`'s own while it uses more than
+   * an equal share, else the workspace using the most.
+   */
+  #victimFor(filler: Holder): Holder {
+    if (this.#usage(filler) * this.#holders.size > 1) return filler;
+    let largest = filler;
+    for (const holder of this.#holders.values())
+      if (this.#usage(holder) > this.#usage(largest)) largest = holder;
+    return largest;
   }
 
   /** Drops what a committed change touched; a reset drops everything. */
@@ -166,8 +212,7 @@ export class AnswerCache {
     if ('reset' in notice) {
       this.#epoch++;
       this.#entries.clear();
-      this.#oldest = undefined;
-      this.#newest = undefined;
+      this.#holders.clear();
       this.#dependents.clear();
       this.#generations.clear();
       this.#bytes = 0;
@@ -176,8 +221,8 @@ export class AnswerCache {
     const { workspace } = notice;
     this.#generations.set(workspace, (this.#generations.get(workspace) ?? 0) + 1);
     if ('all' in notice) {
-      for (const [key, entry] of this.#entries)
-        if (entry.workspace === workspace) this.#remove(key);
+      const holder = this.#holders.get(workspace);
+      while (holder?.oldest !== undefined) this.#remove(holder.oldest.key);
       return;
     }
     const ids = [
@@ -193,6 +238,10 @@ export class AnswerCache {
     this.#entries.delete(key);
     this.#unlink(entry);
     this.#bytes -= entry.bytes;
+    const { home } = entry;
+    home.entries--;
+    home.bytes -= entry.bytes;
+    if (home.entries === 0) this.#holders.delete(home.workspace);
     for (const id of entry.dependencies) {
       const keys = this.#dependents.get(id);
       keys?.delete(key);
@@ -201,18 +250,20 @@ export class AnswerCache {
   }
 
   #unlink(entry: Entry): void {
-    if (entry.older === undefined) this.#oldest = entry.newer;
+    const { home } = entry;
+    if (entry.older === undefined) home.oldest = entry.newer;
     else entry.older.newer = entry.newer;
-    if (entry.newer === undefined) this.#newest = entry.older;
+    if (entry.newer === undefined) home.newest = entry.older;
     else entry.newer.older = entry.older;
     entry.older = undefined;
     entry.newer = undefined;
   }
 
   #append(entry: Entry): void {
-    entry.older = this.#newest;
-    if (this.#newest === undefined) this.#oldest = entry;
-    else this.#newest.newer = entry;
-    this.#newest = entry;
+    const { home } = entry;
+    entry.older = home.newest;
+    if (home.newest === undefined) home.oldest = entry;
+    else home.newest.newer = entry;
+    home.newest = entry;
   }
 }

@@ -19,6 +19,10 @@ export interface ChangeFeed {
   start(emit: (event: StoreEvent) => void): void;
   /** Whether every commit older than `maxStalenessMs` has been heard. */
   fresh(): boolean;
+  /** Whether the feed's connection listens now. */
+  listening(): boolean;
+  /** Milliseconds since the last heartbeat sent that returned, `null` before the first. */
+  heardAgoMs(): number | null;
   close(): Promise<void>;
 }
 
@@ -108,6 +112,9 @@ export function listenForChanges(
       void connect();
     },
     fresh: () => performance.now() - heardUpTo < maxStalenessMs,
+    listening: () => listening,
+    heardAgoMs: () =>
+      heardUpTo === Number.NEGATIVE_INFINITY ? null : performance.now() - heardUpTo,
     async close() {
       closed = true;
       clearTimeout(timer);

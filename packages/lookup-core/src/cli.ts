@@ -5,11 +5,14 @@
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import packageJson from '../package.json' with { type: 'json' };
 import type { AnswerCacheOptions } from './cache.js';
+import { capConnections, defaultMaxConnections } from './connection-cap.js';
 import { shownDatabaseUrl } from './database-url.js';
 import { openEmbeddedStore } from './embedded.js';
 import { createLookupHandler } from './handler.js';
+import { withOperationsRoutes } from './health.js';
 import {
   EXIT_REJECTED,
   INGEST_FLAGS,
@@ -19,6 +22,7 @@ import {
   ingestSettings,
 } from './ingest-files.js';
 import { isWellFormedKey, type KeyEntry } from './keys.js';
+import { KeysFileError, readKeysFile } from './keys-file.js';
 import { createJsonLineLog, describeFailure } from './log.js';
 import { toNodeListener } from './node.js';
 import { withOpenApiRoute } from './openapi-route.js';
@@ -27,11 +31,12 @@ import type { LookupStore } from './types.js';
 
 const HELP = `Usage:
   service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]
-                       [--key sk_live_...[=WORKSPACE] ...] [--data-dir DIR | --database-url URL]
+                       [--keys-file PATH] [--data-dir DIR | --database-url URL]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
                        [--batch-size N]
                        [--cache-mb MB]
                        [--header-timeout SECONDS] [--body-timeout SECONDS] [--rate-limit N]
+                       [--max-connections N] [--metrics]
   service-lookup ingest FILE.ndjson ... [--data-dir DIR | --database-url URL]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
                        [--batch-size N]
@@ -40,14 +45,20 @@ Options:
   --host HOST           interface to listen on (default 127.0.0.1)
   --port PORT           port to listen on, 0 for any free one (default 8787)
   --events FILE         NDJSON events to ingest before serving (repeatable)
-  --key KEY[=WORKSPACE] a secret key and the workspace it reads (default workspace: default;
-                        repeatable); keys are also read from SERVICE_SECRET_KEYS (comma separated)
+  --keys-file PATH      secret keys, one KEY[=WORKSPACE] a line (default workspace: default);
+                        refused unless only its owner may read it (chmod 600)
+                        keys are also read from SERVICE_SECRET_KEYS (KEY[=WORKSPACE], comma separated)
+  --key KEY[=WORKSPACE] a key on the command line, for tests: every local user sees it in ps
   --data-dir DIR        persist the embedded store in DIR (default: in memory)
   --database-url URL    use a PostgreSQL server instead of the embedded store (default:
                         DATABASE_URL when set and --data-dir is not given)
   --header-timeout S    longest a client may take to send a request's headers (default 10)
   --body-timeout S      longest a client may take to send a request's body (default 10)
   --rate-limit N        lookups per second allowed to each key, more get 429 (default: no limit)
+  --max-connections N   open connections held at most; past it the longest idle one is closed,
+                        or 503 when none is idle (default 1000, or the open-file limit less 64)
+  --metrics             serve GET /metrics (Prometheus text, no key needed: keep it off public
+                        routes); GET /healthz and GET /readyz are always served
 ${INGEST_FLAGS_HELP}
   --cache-mb MB         memory for cached answers (serve; default 256, 0 turns the cache off)
   -h, --help            show this help
@@ -63,6 +74,7 @@ const OPTIONS = {
   port: { type: 'string' },
   events: { type: 'string', multiple: true },
   key: { type: 'string', multiple: true },
+  'keys-file': { type: 'string' },
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
   ...INGEST_FLAGS,
@@ -70,6 +82,8 @@ const OPTIONS = {
   'header-timeout': { type: 'string' },
   'body-timeout': { type: 'string' },
   'rate-limit': { type: 'string' },
+  'max-connections': { type: 'string' },
+  metrics: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -192,6 +206,24 @@ function parseRateLimit(value: string | undefined): number | undefined {
   return perSecond;
 }
 
+/** The keys file's specs; one shared with other users is a usage error that says how to fix it. */
+async function keysFromFile(path: string): Promise<string[]> {
+  try {
+    return await readKeysFile(path);
+  } catch (error) {
+    if (error instanceof KeysFileError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function parseMaxConnections(value: string | undefined): number {
+  if (value === undefined) return defaultMaxConnections();
+  const max = Number(value);
+  if (!/^\d+$/.test(value) || max < 1)
+    throw new UsageError(`--max-connections must be a whole number above 0, got "${value}"`);
+  return max;
+}
+
 function parsePort(value: string | undefined): number {
   if (value === undefined) return 8787;
   const port = Number(value);
@@ -208,14 +240,22 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   const headerTimeoutMs = parseSeconds('header-timeout', values['header-timeout']);
   const bodyTimeoutMs = parseSeconds('body-timeout', values['body-timeout']);
   const rateLimit = parseRateLimit(values['rate-limit']);
+  const maxConnections = parseMaxConnections(values['max-connections']);
   const fromFlags = parseKeys(values.key ?? [], '--key');
   const fromEnv = parseKeys(
     (process.env.SERVICE_SECRET_KEYS ?? '').split(/[\s,]+/).filter(Boolean),
     'SERVICE_SECRET_KEYS entry',
   );
-  const keys = [...fromFlags, ...fromEnv];
+  const keysFile = values['keys-file'];
+  const fromFile =
+    keysFile === undefined ? [] : parseKeys(await keysFromFile(keysFile), `${keysFile} entry`);
+  const keys = [...fromFlags, ...fromEnv, ...fromFile];
   if (keys.length === 0)
-    throw new UsageError('no keys: pass --key sk_live_...[=WORKSPACE] or set SERVICE_SECRET_KEYS');
+    throw new UsageError('no keys: set SERVICE_SECRET_KEYS or pass --keys-file PATH');
+  if (fromFlags.length > 0)
+    process.stderr.write(
+      'service-lookup: warning: --key shows the key to every local user (ps); use SERVICE_SECRET_KEYS or --keys-file\n',
+    );
 
   const settings = ingestFlags(values);
   const choice = storeChoice(values, parseCache(values['cache-mb']));
@@ -225,11 +265,14 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   try {
     await ingestFiles(store, values.events ?? [], settings, stop);
     if (stop.aborted) return 130;
+    const metrics = values.metrics ? new Registry() : undefined;
+    if (metrics !== undefined) collectDefaultMetrics({ register: metrics });
     const handler = createLookupHandler({
       store,
       keys,
       log: jsonLog.log,
       ...(rateLimit === undefined ? {} : { rateLimit }),
+      ...(metrics === undefined ? {} : { metrics }),
     });
     const server = createServer(
       {
@@ -239,8 +282,12 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
         // node checks both timeouts only this often (30 s by default, which let headers take 30 s).
         connectionsCheckingInterval: Math.min(1_000, headerTimeoutMs / 4),
       },
-      withOpenApiRoute(toNodeListener(handler, { bodyTimeoutMs })),
+      withOperationsRoutes(withOpenApiRoute(toNodeListener(handler, { bodyTimeoutMs })), {
+        store,
+        ...(metrics === undefined ? {} : { metrics }),
+      }),
     );
+    capConnections(server, maxConnections);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());

@@ -13,12 +13,14 @@ import {
   MAX_DOMAIN_INPUT_LENGTH,
   MAX_EMAIL_LENGTH,
 } from '@service/lookup-contract';
+import type { Registry } from 'prom-client';
 import { answerTextOf } from './answer-text.js';
 import { presentedHeaderKey } from './credentials.js';
 import { StoreClosedError, StoreUnavailableError } from './errors.js';
 import { type ErrorStatus, errorBody, HttpError, JSON_HEADERS } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
 import { describeFailure, type LookupLog } from './log.js';
+import { registerLookupMetrics } from './metrics.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { LookupQuery, LookupStore } from './types.js';
@@ -44,6 +46,11 @@ export interface LookupHandlerOptions {
    * `Retry-After`. Unlimited when absent. Buckets are kept for at most 10,000 keys.
    */
   rateLimit?: number;
+  /**
+   * A `prom-client` registry to record the lookup's metrics in (requests by status, latency, the
+   * store's cache, change feed, pool and ingest counts); none are kept without it.
+   */
+  metrics?: Registry;
 }
 
 /** A request as the core needs it, whatever carried it. */
@@ -209,7 +216,7 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     return text === null ? error(404, requestId) : json(200, text, requestId);
   }
 
-  return async function decide(request) {
+  const decide: LookupCore = async (request) => {
     const requestId = requestIdOf(request);
     try {
       if (!routed(request.path)) return error(404, requestId);
@@ -242,5 +249,13 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
       log?.({ event: 'lookup_failed', requestId, status, ...describeFailure(thrown) });
       return status === 503 ? error(503, requestId, { 'retry-after': '1' }) : error(500, requestId);
     }
+  };
+  if (options.metrics === undefined) return decide;
+  const metrics = registerLookupMetrics(options.metrics, store);
+  return async (request) => {
+    const started = performance.now();
+    const answered = await decide(request);
+    metrics.observe(answered.status, (performance.now() - started) / 1000);
+    return answered;
   };
 }

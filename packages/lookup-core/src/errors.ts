@@ -32,10 +32,14 @@ const NETWORK_CODES = new Set([
 
 /**
  * SQLSTATEs meaning "the server or the database is gone or not accepting work", as opposed to a
- * bad statement: shut down (57P01-57P03), dropped (57P04, and 3D000 "does not exist" for every
- * connection made after), out of connections or resources (53300, 53400).
+ * bad statement: shut down (57P01-57P03, 57P03 also while starting or in failover), dropped
+ * (57P04, and 3D000 "does not exist" for every connection made after), out of connections or
+ * resources (53300, 53400), not accepting connections (55000, while `ALLOW_CONNECTIONS false`).
+ * 55000 is raised for other states too, but never by the store's own statements, which need no
+ * prerequisite object state.
  */
 const UNAVAILABLE_SQLSTATES = new Set([
+  '55000',
   '57P01',
   '57P02',
   '57P03',

@@ -123,6 +123,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ? { connectionString: options.connectionString, connectionTimeoutMillis: 5_000 }
     : pool.options;
   const { cache } = options;
-  if (!cacheWanted(cache)) return openSqlStore(db);
-  return openSqlStore(db, { cache, feed: listenForChanges(config) });
+  const poolStats = () => ({
+    inUse: pool.totalCount - pool.idleCount,
+    waiting: pool.waitingCount,
+  });
+  if (!cacheWanted(cache)) return openSqlStore(db, { pool: poolStats });
+  return openSqlStore(db, { cache, feed: listenForChanges(config), pool: poolStats });
 }

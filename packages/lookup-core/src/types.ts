@@ -112,5 +112,30 @@ export interface LookupStore {
    * missed some (its notification connection dropped or came back). Returns the unsubscribe.
    */
   watch?(listener: (event: ChangeNotice | { reset: true }) => void): () => void;
+  /** Whether the store can answer now (what `GET /readyz` reports). */
+  readiness?(): Promise<StoreReadiness>;
+  /** Running counts for metrics, read without touching the database. */
+  stats?(): StoreStats;
   close(): Promise<void>;
+}
+
+export interface StoreReadiness {
+  /** All of the checks below passed. */
+  ready: boolean;
+  /** The database answered a query. */
+  store: 'ok' | 'unavailable';
+  /** Every migration this version knows of is applied. */
+  migrations: 'current' | 'behind' | 'unknown';
+  /** PostgreSQL with a cache: whether the change feed listens; `none` where there is no feed. */
+  changeFeed: 'listening' | 'not listening' | 'none';
+}
+
+export interface StoreStats {
+  cache: { hits: number; misses: number; evictions: number; entries: number; bytes: number };
+  /** Absent without a change feed. */
+  changeFeed?: { listening: boolean; lastHeardSeconds: number | null };
+  /** Absent on the embedded store. */
+  pool?: { inUse: number; waiting: number };
+  /** Events by outcome, over every ingest this store ran. */
+  ingested: { ingested: number; unchanged: number; replaced: number; rejected: number };
 }

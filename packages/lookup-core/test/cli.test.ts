@@ -86,7 +86,7 @@ describe('service-lookup serve', () => {
   }, 60_000);
 
   it.each<[string, string[], RegExp]>([
-    ['no keys', ['serve', '--port', '0'], /no keys: pass --key/],
+    ['no keys', ['serve', '--port', '0'], /no keys: set SERVICE_SECRET_KEYS or pass --keys-file/],
     ['a malformed key', ['serve', '--key', 'sk_live_short'], /--key #1 is not a live secret key/],
     ['a bad port', ['serve', '--port', 'http', '--key', SAMPLE_KEY], /--port must be 0\.\.65535/],
     ['an unknown option', ['serve', '--prot', '1'], /Unknown option '--prot'/],

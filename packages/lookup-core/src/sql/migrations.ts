@@ -156,6 +156,9 @@ CREATE FUNCTION svc_intent(integer) RETURNS text LANGUAGE sql IMMUTABLE AS
   },
 ];
 
+/** The version of the last migration: a database recording it is current. */
+export const LATEST_MIGRATION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);
+
 /** Applies the migrations not yet recorded, in one transaction, serialised across processes. */
 export async function migrate(db: Database): Promise<void> {
   await db.exec(

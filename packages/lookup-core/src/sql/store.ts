@@ -4,12 +4,18 @@ import { withAnswerText } from '../answer-text.js';
 import { AnswerCache, type AnswerCacheOptions, cacheWanted } from '../cache.js';
 import type { ChangeFeed, StoreEvent } from '../change-feed.js';
 import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../errors.js';
-import type { LookupQuery, LookupResult, LookupStore } from '../types.js';
+import type {
+  LookupQuery,
+  LookupResult,
+  LookupStore,
+  StoreReadiness,
+  StoreStats,
+} from '../types.js';
 import { readAggregates } from './aggregates.js';
 import type { Database } from './db.js';
 import { ingestEvents } from './ingest.js';
 import { lookupAnswer } from './lookup.js';
-import { migrate } from './migrations.js';
+import { LATEST_MIGRATION, migrate } from './migrations.js';
 
 const UTF8 = new TextDecoder();
 
@@ -28,6 +34,8 @@ export interface SqlStoreOptions {
   cache?: AnswerCacheOptions;
   /** Commits of other processes (PostgreSQL `LISTEN`); without one, only this process writes. */
   feed?: ChangeFeed;
+  /** The connections the store's pool holds for queries and the queries waiting for one. */
+  pool?: () => { inUse: number; waiting: number };
 }
 
 /** Migrates `db` and serves the store from it; `db` is closed when the migration fails. */
@@ -50,6 +58,11 @@ export async function openSqlStore(
   };
   feed?.start(emit);
   let closed = false;
+  const counts = {
+    hits: 0,
+    misses: 0,
+    ingested: { ingested: 0, unchanged: 0, replaced: 0, rejected: 0 },
+  };
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
@@ -58,8 +71,13 @@ export async function openSqlStore(
     if (!cache.enabled) return (await guarded(() => lookupAnswer(db, query)))?.body ?? null;
     if (feed === undefined || feed.fresh()) {
       const kept = cache.get(query);
-      if (kept !== undefined) return kept;
+      if (kept !== undefined) {
+        counts.hits++;
+        return kept;
+      }
     }
+    // Not kept, or not to be trusted while the feed is stale: read from the database.
+    counts.misses++;
     const ticket = cache.begin(query);
     const answer = await guarded(() => lookupAnswer(db, query));
     // Kept as UTF-8 bytes: each hit is then sent without encoding the text again.
@@ -68,9 +86,9 @@ export async function openSqlStore(
     return bytes;
   };
   return {
-    ingest(events, options) {
+    async ingest(events, options) {
       open();
-      return guarded(() =>
+      const result = await guarded(() =>
         ingestEvents(db, events, {
           ...options,
           // The cache learns of this process's commits in the same tick, before ingest goes on.
@@ -80,6 +98,12 @@ export async function openSqlStore(
           },
         }),
       );
+      const total = counts.ingested;
+      total.ingested += result.ingested;
+      total.unchanged += result.unchanged;
+      total.replaced += result.replaced;
+      total.rejected += result.rejected.length;
+      return result;
     },
     lookup: withAnswerText(
       async (query) => {
@@ -93,6 +117,41 @@ export async function openSqlStore(
       watchers.add(watcher);
       return () => {
         watchers.delete(watcher);
+      };
+    },
+    async readiness(): Promise<StoreReadiness> {
+      const changeFeed =
+        feed === undefined ? 'none' : feed.listening() ? 'listening' : 'not listening';
+      let rows: Array<{ version: number | null }>;
+      try {
+        open();
+        rows = await db.query('SELECT max(version) AS version FROM service_lookup_migrations');
+      } catch {
+        return { ready: false, store: 'unavailable', migrations: 'unknown', changeFeed };
+      }
+      const migrations = Number(rows[0]?.version) >= LATEST_MIGRATION ? 'current' : 'behind';
+      const ready = migrations === 'current' && changeFeed !== 'not listening';
+      return { ready, store: 'ok', migrations, changeFeed };
+    },
+    stats(): StoreStats {
+      const heardAgoMs = feed?.heardAgoMs();
+      return {
+        cache: {
+          hits: counts.hits,
+          misses: counts.misses,
+          evictions: cache.evictions,
+          ...cache.size,
+        },
+        ...(feed === undefined
+          ? {}
+          : {
+              changeFeed: {
+                listening: feed.listening(),
+                lastHeardSeconds: heardAgoMs == null ? null : heardAgoMs / 1000,
+              },
+            }),
+        ...(options.pool === undefined ? {} : { pool: options.pool() }),
+        ingested: { ...counts.ingested },
       };
     },
     async *readAggregates(options) {

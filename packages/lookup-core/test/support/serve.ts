@@ -14,10 +14,20 @@ export interface Served {
 /**
  * Starts `service-lookup serve ARGS` with the environment given (no DATABASE_URL or
  * SERVICE_SECRET_KEYS from the test run's own unless passed) and resolves once it printed where it
- * listens and its curl line.
+ * listens and its curl line. `openFiles` sets its open-file limit.
  */
-export function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [...cliFromSource(), 'serve', '--port', '0', ...args], {
+export function serve(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { openFiles?: number } = {},
+): Promise<Served> {
+  const command = [process.execPath, ...cliFromSource(), 'serve', '--port', '0', ...args];
+  // `ulimit -n` in a shell that then becomes the command: the limit applies to it alone.
+  const [file, ...argv] =
+    options.openFiles === undefined
+      ? command
+      : ['sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...command];
+  const child = spawn(file as string, argv, {
     cwd: PACKAGE,
     env: { ...process.env, SERVICE_SECRET_KEYS: '', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
