@@ -5,7 +5,7 @@ import {
   ConnectionError,
   errorFromAnswer,
   type KeyTransport,
-  type LookupError,
+  LookupError,
   ResponseValidationError,
   TimeoutError,
   UnauthorizedError,
@@ -14,7 +14,7 @@ import {
 import { hookFailures, kyHooks, type LookupHooks } from './hooks.js';
 import { bufferedFetch, type FetchFunction, type Received, received } from './http.js';
 import { isNetworkFailure } from './network-failure.js';
-import { KEY_CHARACTERS } from './redact.js';
+import { KEY_CHARACTERS, KEY_PREFIX, keyRedactor, type Redact } from './redact.js';
 import { retryOptions } from './retry.js';
 import { schemas, strictSchemas } from './schemas.js';
 import type { LookupResponse, LookupResponseWithActivity } from './types.js';
@@ -44,6 +44,13 @@ export interface LookupClientOptions {
   hooks?: LookupHooks | undefined;
   /** Run in a browser even though the secret key is then exposed to the page's users. */
   dangerouslyAllowBrowser?: boolean | undefined;
+  /**
+   * Send the key over plain `http://` to a host other than loopback, where anyone on the path
+   * can read it. Default false: such a `baseUrl` is a ConfigurationError.
+   */
+  dangerouslyAllowInsecureHttp?: boolean | undefined;
+  /** Bytes of an answer's body read at most; past it, `ResponseTooLargeError`. Default 4 MiB. */
+  maxResponseBytes?: number | undefined;
 }
 
 /**
@@ -95,7 +102,8 @@ export interface LookupPromise<T> extends Promise<T> {
 const LOOKUP_PATH = 'api/service/lookup';
 const AUTO_ORDER: readonly KeyTransport[] = ['bearer', 'header', 'body'];
 const TRANSPORTS: readonly string[] = ['auto', ...AUTO_ORDER];
-const KEY_PREFIX = 'sk_live_';
+/** 127.0.0.0/8, `localhost` and `[::1]`, as the URL parser writes a hostname. */
+const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 const MAX_TIMER_MS = 2_147_483_647;
 const CLIENT = `@service/lookup-client/${VERSION}`;
 
@@ -118,6 +126,8 @@ export class LookupClient {
   readonly #headers: Headers;
   readonly #strict: boolean;
   readonly #hooks: LookupHooks;
+  readonly #maxResponseBytes: number;
+  readonly #redact: Redact;
   /** Under `'auto'`: the transport the lookup last answered through. */
   #workingTransport: KeyTransport | undefined;
   /** Under `'auto'`: every transport got 401, so the key is wrong; send it once until it works. */
@@ -135,10 +145,20 @@ export class LookupClient {
       throw new ConfigurationError(`keyTransport must be one of ${TRANSPORTS.join(', ')}.`);
     }
     this.#secretKey = checkedKey(options.secretKey ?? fromEnvironment('SERVICE_SECRET_KEY'));
-    this.#url = lookupUrl(options.baseUrl ?? fromEnvironment('SERVICE_BASE_URL'));
+    this.#redact = keyRedactor(this.#secretKey);
+    this.#url = lookupUrl(
+      options.baseUrl ?? fromEnvironment('SERVICE_BASE_URL'),
+      options.dangerouslyAllowInsecureHttp === true,
+    );
     this.#keyTransport = keyTransport;
     this.#timeout = checkedTimeout(options.timeout ?? 30_000);
     this.#maxRetries = checkedMaxRetries(options.maxRetries ?? 2);
+    const maxBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
+    this.#maxResponseBytes = checked(
+      Number.isInteger(maxBytes) && maxBytes > 0,
+      maxBytes,
+      'maxResponseBytes must be a whole number, 1 or more.',
+    );
     this.#fetch = options.fetch ?? globalFetch();
     this.#strict = options.strict === true;
     this.#hooks = options.hooks ?? {};
@@ -257,7 +277,7 @@ export class LookupClient {
         timeout: call.timeout,
         ...(call.signal && { signal: call.signal }),
         retry: retryOptions(call.retriesLeft, () => call.signal?.aborted === true),
-        fetch: bufferedFetch(this.#fetch, () => attempts++),
+        fetch: bufferedFetch(this.#fetch, () => attempts++, this.#maxResponseBytes, this.#redact),
         hooks: {
           ...hooks,
           beforeRetry: [
@@ -282,6 +302,7 @@ export class LookupClient {
    * anything else thrown (which is not dressed up as the network's).
    */
   #noAnswer(error: Error, timeout: number, attempts: number): LookupError {
+    if (error instanceof LookupError) return error;
     if (isHTTPError(error)) return errorFromAnswer(received(error.response));
     if (isTimeoutError(error)) {
       return new TimeoutError(`Lookup timed out after ${timeout} ms (${plural(attempts)}).`);
@@ -334,11 +355,21 @@ function checkedKey(secretKey: string | undefined): string {
   return secretKey as string;
 }
 
-function lookupUrl(baseUrl: string | URL | undefined): string {
+function lookupUrl(baseUrl: string | URL | undefined, allowInsecureHttp: boolean): string {
   const base = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (base?.protocol !== 'https:' && base?.protocol !== 'http:') {
     throw new ConfigurationError(
       'baseUrl (or the SERVICE_BASE_URL environment variable) must be an absolute http(s) URL.',
+    );
+  }
+  // The message does not echo the URL, which holds the password.
+  if (base.username || base.password) {
+    throw new ConfigurationError('baseUrl must not hold credentials (user:password@).');
+  }
+  if (base.protocol === 'http:' && !allowInsecureHttp && !LOOPBACK.test(base.hostname)) {
+    throw new ConfigurationError(
+      'baseUrl is plain http to a host other than loopback, so the secret key would travel ' +
+        'in cleartext: use https, or pass dangerouslyAllowInsecureHttp: true.',
     );
   }
   // Resolved here, with the slash ky's `baseUrl` would not add: no path segment is dropped.

@@ -7,7 +7,7 @@
  * any secret key in it blanked out, so an error is safe to log whole.
  */
 import type { core } from 'zod/mini';
-import { redactCause, redactHeaders, redactText, redactValue } from './redact.js';
+import { type Redact, redactCause, redactHeaders, redactText, redactValue } from './redact.js';
 
 export type LookupErrorCode =
   | 'configuration_error'
@@ -21,7 +21,8 @@ export type LookupErrorCode =
   | 'connection_error'
   | 'timeout'
   | 'unexpected_error'
-  | 'response_validation_error';
+  | 'response_validation_error'
+  | 'response_too_large';
 
 /** How the secret key travels: `Authorization: Bearer`, `x-service-secret-key`, or the body. */
 export type KeyTransport = 'bearer' | 'header' | 'body';
@@ -32,6 +33,21 @@ export interface Answer {
   readonly headers: Headers;
   /** JSON when the body parses as JSON, else the text; `undefined` when empty. */
   readonly body: unknown;
+}
+
+/** An answer as the client read it, with what blanks out the key it sent. */
+interface Read extends Answer {
+  readonly redact?: Redact | undefined;
+}
+
+const redactorOf = (answer: Answer | undefined): Redact =>
+  (answer as Read | undefined)?.redact ?? redactText;
+
+/** Text from the server as a message may show it: redacted, control characters made spaces, at most 200 characters. */
+function excerpt(text: string, answer: Answer): string {
+  return redactorOf(answer)(text)
+    .replace(/\p{Cc}+/gu, ' ')
+    .slice(0, 200);
 }
 
 export class LookupError extends Error {
@@ -46,14 +62,15 @@ export class LookupError extends Error {
   readonly requestId: string | undefined;
 
   constructor(message: string, code: LookupErrorCode, answer?: Answer, options?: ErrorOptions) {
+    const redact = redactorOf(answer);
     super(
-      redactText(message),
+      redact(message),
       options && 'cause' in options ? { cause: redactCause(options.cause) } : undefined,
     );
     this.code = code;
     this.status = answer?.status;
-    this.body = redactValue(answer?.body);
-    this.headers = answer && redactHeaders(answer.headers);
+    this.body = redactValue(answer?.body, redact);
+    this.headers = answer && redactHeaders(answer.headers, redact);
     this.requestId = answer?.headers.get('x-request-id') ?? undefined;
   }
 }
@@ -75,7 +92,7 @@ export class LookupApiError extends LookupError {
   declare readonly status: number;
   declare readonly headers: Headers;
   constructor(answer: Answer, detail = '') {
-    super(`Lookup failed: ${answer.status} ${describe(answer.body)}${detail}`, 'api_error', answer);
+    super(`Lookup failed: ${answer.status} ${describe(answer)}${detail}`, 'api_error', answer);
   }
 }
 
@@ -107,8 +124,8 @@ export class RedirectError extends LookupApiError {
   readonly location: string | undefined;
   constructor(answer: Answer) {
     const location = answer.headers.get('location') ?? undefined;
-    super(answer, location === undefined ? '' : ` (to ${location}: not followed)`);
-    this.location = location && redactText(location);
+    super(answer, location === undefined ? '' : ` (to ${excerpt(location, answer)}: not followed)`);
+    this.location = location && redactorOf(answer)(location);
   }
 }
 
@@ -168,7 +185,20 @@ export class ResponseValidationError extends LookupError {
       'response_validation_error',
       answer,
     );
-    this.issues = redactValue(issues) as readonly core.$ZodIssue[];
+    this.issues = redactValue(issues, redactorOf(answer)) as readonly core.$ZodIssue[];
+  }
+}
+
+/**
+ * The answer's body was longer than `maxResponseBytes`: the client stopped reading it there and
+ * closed the connection. `body` is `undefined`; `status` and `headers` are the answer's.
+ */
+export class ResponseTooLargeError extends LookupError {
+  override readonly name: string = 'ResponseTooLargeError';
+  declare readonly status: number;
+  declare readonly headers: Headers;
+  constructor(answer: Answer, maxBytes: number) {
+    super(`Lookup response is over ${maxBytes} bytes: not read`, 'response_too_large', answer);
   }
 }
 
@@ -183,13 +213,13 @@ export function errorFromAnswer(answer: Answer): LookupApiError {
   return new LookupApiError(answer);
 }
 
-/** The server's own words for the message (redacted with the rest: gateways have been known to
- * echo the credential they refused). */
-function describe(body: unknown): string {
+/** The server's own words for the message, as an excerpt (gateways have been known to echo the
+ * credential they refused). */
+function describe(answer: Answer): string {
+  const { body } = answer;
   const error = (body as { error?: unknown } | undefined)?.error;
-  return (
-    (typeof error === 'string' ? error : typeof body === 'string' && body.slice(0, 200)) || 'error'
-  );
+  const text = typeof error === 'string' ? error : typeof body === 'string' && body;
+  return (text && excerpt(text, answer)) || 'error';
 }
 
 /** `path: what was expected`, from the issue's own fields (zod/mini ships no English messages). */
