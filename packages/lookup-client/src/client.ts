@@ -1,4 +1,4 @@
-import ky, { isHTTPError, isTimeoutError, NetworkError } from 'ky';
+import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import { fromEnvironment, isBrowser } from './environment.js';
 import {
   ConfigurationError,
@@ -105,6 +105,7 @@ const TRANSPORTS: readonly string[] = ['auto', ...AUTO_ORDER];
 /** 127.0.0.0/8, `localhost` and `[::1]`, as the URL parser writes a hostname. */
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 const MAX_TIMER_MS = 2_147_483_647;
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const CLIENT = `@service/lookup-client/${VERSION}`;
 
 /** One call's settings, and the retries it has left across the transports it tries. */
@@ -153,11 +154,10 @@ export class LookupClient {
     this.#keyTransport = keyTransport;
     this.#timeout = checkedTimeout(options.timeout ?? 30_000);
     this.#maxRetries = checkedMaxRetries(options.maxRetries ?? 2);
-    const maxBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
-    this.#maxResponseBytes = checked(
-      Number.isInteger(maxBytes) && maxBytes > 0,
-      maxBytes,
-      'maxResponseBytes must be a whole number, 1 or more.',
+    this.#maxResponseBytes = whole(
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      1,
+      'maxResponseBytes',
     );
     this.#fetch = options.fetch ?? globalFetch();
     this.#strict = options.strict === true;
@@ -310,7 +310,7 @@ export class LookupClient {
     if (!isNetworkFailure(error)) return new UnexpectedError(error);
     return new ConnectionError(
       `Could not reach the lookup service at ${new URL(this.#url).origin} (${plural(attempts)}).`,
-      { cause: error instanceof NetworkError ? error.cause : error },
+      { cause: isNetworkError(error) ? error.cause : error },
     );
   }
 
@@ -411,10 +411,14 @@ function checkedTimeout(timeout: number): number {
 }
 
 function checkedMaxRetries(maxRetries: number): number {
+  return whole(maxRetries, 0, 'maxRetries');
+}
+
+function whole(value: number, least: number, name: string): number {
   return checked(
-    Number.isInteger(maxRetries) && maxRetries >= 0,
-    maxRetries,
-    'maxRetries must be a whole number, 0 or more.',
+    Number.isInteger(value) && value >= least,
+    value,
+    `${name} must be a whole number, ${least} or more.`,
   );
 }
 
@@ -424,5 +428,5 @@ function checked(ok: boolean, value: number, message: string): number {
 }
 
 function plural(attempts: number): string {
-  return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  return `${attempts} attempt${attempts === 1 ? '' : 's'}`;
 }

@@ -52,14 +52,15 @@ function excerpt(text: string, answer: Answer): string {
 
 export class LookupError extends Error {
   override readonly name: string = 'LookupError';
-  readonly code: LookupErrorCode;
+  // Declared, not defined: assigned once in the constructor (a class field costs bundle bytes).
+  declare readonly code: LookupErrorCode;
   /** HTTP status of the answer; `undefined` when there was none. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** The parsed answer body (`{ error: string }` from the lookup itself). */
-  readonly body: unknown;
-  readonly headers: Headers | undefined;
+  declare readonly body: unknown;
+  declare readonly headers: Headers | undefined;
   /** The `x-request-id` response header, when the server sent one. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
 
   constructor(message: string, code: LookupErrorCode, answer?: Answer, options?: ErrorOptions) {
     const redact = redactorOf(answer);
@@ -106,7 +107,7 @@ export class InvalidInputError extends LookupApiError {
 export class UnauthorizedError extends LookupApiError {
   override readonly name: string = 'UnauthorizedError';
   override readonly code: LookupErrorCode = 'unauthorized';
-  readonly transportsTried: readonly KeyTransport[];
+  declare readonly transportsTried: readonly KeyTransport[];
   constructor(answer: Answer, transportsTried: readonly KeyTransport[]) {
     super(answer, ` (secret key sent by: ${transportsTried.join(', ')})`);
     this.transportsTried = transportsTried;
@@ -121,7 +122,7 @@ export class UnauthorizedError extends LookupApiError {
 export class RedirectError extends LookupApiError {
   override readonly name: string = 'RedirectError';
   override readonly code: LookupErrorCode = 'redirect';
-  readonly location: string | undefined;
+  declare readonly location: string | undefined;
   constructor(answer: Answer) {
     const location = answer.headers.get('location') ?? undefined;
     super(answer, location === undefined ? '' : ` (to ${excerpt(location, answer)}: not followed)`);
@@ -178,7 +179,7 @@ export class ResponseValidationError extends LookupError {
   override readonly name: string = 'ResponseValidationError';
   declare readonly status: number;
   declare readonly headers: Headers;
-  readonly issues: readonly core.$ZodIssue[];
+  declare readonly issues: readonly core.$ZodIssue[];
   constructor(answer: Answer, issues: readonly core.$ZodIssue[]) {
     super(
       `Lookup response does not match the schema: ${issues.slice(0, 3).map(describeIssue).join('; ')}`,

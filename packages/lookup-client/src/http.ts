@@ -101,16 +101,10 @@ function parseBody(text: string): { body: unknown; isJson: boolean } {
 /** Whether JSON text nests arrays and objects at most MAX_DEPTH deep (brackets in strings aside). */
 function nestsWithin(text: string): boolean {
   let depth = 0;
-  let inString = false;
-  for (let at = 0; at < text.length; at++) {
-    const c = text[at];
-    if (inString) {
-      if (c === '\\') at++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '[' || c === '{') {
-      if (++depth > MAX_DEPTH) return false;
-    } else if (c === ']' || c === '}') depth--;
+  // Escapes first, then strings: neither pattern can backtrack.
+  for (const c of text.replace(/\\./g, '').replace(/"[^"]*"|[^[\]{}]/g, '')) {
+    depth += c === '[' || c === '{' ? 1 : -1;
+    if (depth > MAX_DEPTH) return false;
   }
   return true;
 }

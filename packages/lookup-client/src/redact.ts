@@ -18,28 +18,27 @@ export const REDACTED = `${KEY_PREFIX}[redacted]`;
 export const redactText: Redact = (text) => text.replace(KEY_PATTERN, REDACTED);
 
 /**
- * `redactText`, and `key` itself in the spellings an echo gives it: any case, each character
- * perhaps percent-encoded, whitespace anywhere between, with or without its prefix, or in base64
+ * `redactText`, and the part of `key` after its prefix in the spellings an echo gives it: any
+ * case, each character perhaps percent-encoded, whitespace anywhere between, or in base64
  * (standard or URL alphabet) at any of the three alignments the encoder may have started it at.
  * Whitespace is allowed only between characters, so the pattern cannot backtrack badly.
  */
 export function keyRedactor(key: string): Redact {
   const tail = key.slice(KEY_PREFIX.length);
+  // `+` and `/` may also be base64url's `-` and `_`.
   const spell = (text: string) =>
     [...text]
-      .map((c) => `(${c.replace(/\W/, '\\$&')}|%${c.charCodeAt(0).toString(16)})`)
+      .map(
+        (c) =>
+          `(${c.replace(/\W/, '\\$&')}|%${c.charCodeAt(0).toString(16)}${{ '+': '|-', '/': '|_' }[c] ?? ''})`,
+      )
       .join('\\s*');
-  const spellings = [`(${spell(KEY_PREFIX)}\\s*)?${spell(tail)}`];
-  for (const pad of ['', '\0', '\0\0']) {
-    // The characters that encode the tail's bits alone, whatever bytes come before and after.
-    const base64 = btoa(pad + tail).slice(
-      Math.ceil((pad.length * 4) / 3),
-      Math.floor(((pad.length + tail.length) * 4) / 3),
-    );
-    spellings.push(spell(base64), spell(base64.replace(/\+/g, '-').replace(/\//g, '_')));
-  }
-  const echo = new RegExp(spellings.join('|'), 'gi');
-  return (text) => redactText(text.replace(echo, REDACTED));
+  // The base64 characters that encode the tail's bits alone, after 0, 1 or 2 bytes of anything.
+  const base64 = [0, 1, 2].map((pad) =>
+    spell(btoa('\0'.repeat(pad) + tail).slice(pad && pad + 1, ((pad + tail.length) * 4) / 3)),
+  );
+  const echo = new RegExp([spell(tail), ...base64].join('|'), 'gi');
+  return (text) => redactText(text.replace(echo, '[redacted]'));
 }
 
 /** A copy of a JSON value (or text) with every key in its strings and names blanked out. */
