@@ -348,8 +348,8 @@ function checkedKey(secretKey: string | undefined): string {
   const rest = secretKey?.startsWith(KEY_PREFIX) && secretKey.slice(KEY_PREFIX.length);
   if (!rest || !KEY_CHARACTERS.test(rest)) {
     throw new ConfigurationError(
-      `Pass a server secret key ("${KEY_PREFIX}" and letters, digits or -._~+/=) as ` +
-        '`secretKey` or in the SERVICE_SECRET_KEY environment variable.',
+      `secretKey (or SERVICE_SECRET_KEY) must be a server secret key: "${KEY_PREFIX}" and ` +
+        'letters, digits or -._~+/=.',
     );
   }
   return secretKey as string;
@@ -359,7 +359,7 @@ function lookupUrl(baseUrl: string | URL | undefined, allowInsecureHttp: boolean
   const base = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (base?.protocol !== 'https:' && base?.protocol !== 'http:') {
     throw new ConfigurationError(
-      'baseUrl (or the SERVICE_BASE_URL environment variable) must be an absolute http(s) URL.',
+      'baseUrl (or SERVICE_BASE_URL) must be an absolute http(s) URL.',
     );
   }
   // The message does not echo the URL, which holds the password.
@@ -368,8 +368,8 @@ function lookupUrl(baseUrl: string | URL | undefined, allowInsecureHttp: boolean
   }
   if (base.protocol === 'http:' && !allowInsecureHttp && !LOOPBACK.test(base.hostname)) {
     throw new ConfigurationError(
-      'baseUrl is plain http to a host other than loopback, so the secret key would travel ' +
-        'in cleartext: use https, or pass dangerouslyAllowInsecureHttp: true.',
+      'baseUrl: plain http off loopback sends the key in cleartext. Use https, or pass ' +
+        'dangerouslyAllowInsecureHttp: true.',
     );
   }
   // Resolved here, with the slash ky's `baseUrl` would not add: no path segment is dropped.

@@ -103,8 +103,7 @@ function nestsWithin(text: string): boolean {
   let depth = 0;
   // Escapes first, then strings: neither pattern can backtrack.
   for (const c of text.replace(/\\./g, '').replace(/"[^"]*"|[^[\]{}]/g, '')) {
-    depth += c === '[' || c === '{' ? 1 : -1;
-    if (depth > MAX_DEPTH) return false;
+    if ((depth += '[{'.includes(c) ? 1 : -1) > MAX_DEPTH) return false;
   }
   return true;
 }
