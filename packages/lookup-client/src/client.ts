@@ -137,8 +137,8 @@ export class LookupClient {
   constructor(options: LookupClientOptions = {}) {
     if (isBrowser() && options.dangerouslyAllowBrowser !== true) {
       throw new ConfigurationError(
-        'In a browser the secret key is exposed to every visitor: call the lookup from your ' +
-          'server, or pass dangerouslyAllowBrowser: true.',
+        'In a browser every visitor can read the secret key: call the lookup from a server, or ' +
+          'pass dangerouslyAllowBrowser: true.',
       );
     }
     const keyTransport = options.keyTransport ?? 'auto';
@@ -337,7 +337,7 @@ function checkQuery(query: LookupQuery): void {
     if (!/^(email|domain|includeActivity)$/.test(key)) {
       throw new ConfigurationError(
         `A lookup query takes email, domain and includeActivity, not ${key}: options go in ` +
-          "lookup()'s second argument, secretKey in new LookupClient().",
+          "lookup()'s second argument.",
       );
     }
   }
@@ -358,18 +358,15 @@ function checkedKey(secretKey: string | undefined): string {
 function lookupUrl(baseUrl: string | URL | undefined, allowInsecureHttp: boolean): string {
   const base = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (base?.protocol !== 'https:' && base?.protocol !== 'http:') {
-    throw new ConfigurationError(
-      'baseUrl (or SERVICE_BASE_URL) must be an absolute http(s) URL.',
-    );
+    throw new ConfigurationError('baseUrl (or SERVICE_BASE_URL) must be an absolute http(s) URL.');
   }
   // The message does not echo the URL, which holds the password.
   if (base.username || base.password) {
-    throw new ConfigurationError('baseUrl must not hold credentials (user:password@).');
+    throw new ConfigurationError('baseUrl must not hold credentials.');
   }
   if (base.protocol === 'http:' && !allowInsecureHttp && !LOOPBACK.test(base.hostname)) {
     throw new ConfigurationError(
-      'baseUrl: plain http off loopback sends the key in cleartext. Use https, or pass ' +
-        'dangerouslyAllowInsecureHttp: true.',
+      'baseUrl: http sends the key in cleartext; use https or dangerouslyAllowInsecureHttp: true.',
     );
   }
   // Resolved here, with the slash ky's `baseUrl` would not add: no path segment is dropped.

@@ -103,7 +103,8 @@ function nestsWithin(text: string): boolean {
   let depth = 0;
   // Escapes first, then strings: neither pattern can backtrack.
   for (const c of text.replace(/\\./g, '').replace(/"[^"]*"|[^[\]{}]/g, '')) {
-    if ((depth += '[{'.includes(c) ? 1 : -1) > MAX_DEPTH) return false;
+    depth += '[{'.includes(c) ? 1 : -1;
+    if (depth > MAX_DEPTH) return false;
   }
   return true;
 }
