@@ -1,12 +1,12 @@
 import { KEY_PREFIX, LOOKUP_PATH } from '@service/lookup-contract';
-import ky, { isHTTPError, isTimeoutError, NetworkError } from 'ky';
+import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import { fromEnvironment, isBrowser } from './environment.js';
 import {
   ConfigurationError,
   ConnectionError,
   errorFromAnswer,
   type KeyTransport,
-  type LookupError,
+  LookupError,
   ResponseValidationError,
   TimeoutError,
   UnauthorizedError,
@@ -15,7 +15,7 @@ import {
 import { hookFailures, kyHooks, type LookupHooks } from './hooks.js';
 import { bufferedFetch, type FetchFunction, type Received, received } from './http.js';
 import { isNetworkFailure } from './network-failure.js';
-import { KEY_CHARACTERS } from './redact.js';
+import { KEY_CHARACTERS, keyRedactor, type Redact } from './redact.js';
 import { retryOptions } from './retry.js';
 import { schemas, strictSchemas } from './schemas.js';
 import type { LookupResponse, LookupResponseWithActivity } from './types.js';
@@ -45,6 +45,13 @@ export interface LookupClientOptions {
   hooks?: LookupHooks | undefined;
   /** Run in a browser even though the secret key is then exposed to the page's users. */
   dangerouslyAllowBrowser?: boolean | undefined;
+  /**
+   * Send the key over plain `http://` to a host other than loopback, where anyone on the path
+   * can read it. Default false: such a `baseUrl` is a ConfigurationError.
+   */
+  dangerouslyAllowInsecureHttp?: boolean | undefined;
+  /** Bytes of an answer's body read at most; past it, `ResponseTooLargeError`. Default 4 MiB. */
+  maxResponseBytes?: number | undefined;
 }
 
 /**
@@ -95,7 +102,10 @@ export interface LookupPromise<T> extends Promise<T> {
 
 const AUTO_ORDER: readonly KeyTransport[] = ['bearer', 'header', 'body'];
 const TRANSPORTS: readonly string[] = ['auto', ...AUTO_ORDER];
+/** 127.0.0.0/8, `localhost` and `[::1]`, as the URL parser writes a hostname. */
+const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 const MAX_TIMER_MS = 2_147_483_647;
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const CLIENT = `@service/lookup-client/${VERSION}`;
 
 /** One call's settings, and the retries it has left across the transports it tries. */
@@ -117,6 +127,8 @@ export class LookupClient {
   readonly #headers: Headers;
   readonly #strict: boolean;
   readonly #hooks: LookupHooks;
+  readonly #maxResponseBytes: number;
+  readonly #redact: Redact;
   /** Under `'auto'`: the transport the lookup last answered through. */
   #workingTransport: KeyTransport | undefined;
   /** Under `'auto'`: every transport got 401, so the key is wrong; send it once until it works. */
@@ -125,8 +137,8 @@ export class LookupClient {
   constructor(options: LookupClientOptions = {}) {
     if (isBrowser() && options.dangerouslyAllowBrowser !== true) {
       throw new ConfigurationError(
-        'In a browser the secret key is exposed to every visitor: call the lookup from your ' +
-          'server, or pass dangerouslyAllowBrowser: true.',
+        'In a browser every visitor can read the secret key: call the lookup from a server, or ' +
+          'pass dangerouslyAllowBrowser: true.',
       );
     }
     const keyTransport = options.keyTransport ?? 'auto';
@@ -134,10 +146,19 @@ export class LookupClient {
       throw new ConfigurationError(`keyTransport must be one of ${TRANSPORTS.join(', ')}.`);
     }
     this.#secretKey = checkedKey(options.secretKey ?? fromEnvironment('SERVICE_SECRET_KEY'));
-    this.#url = lookupUrl(options.baseUrl ?? fromEnvironment('SERVICE_BASE_URL'));
+    this.#redact = keyRedactor(this.#secretKey);
+    this.#url = lookupUrl(
+      options.baseUrl ?? fromEnvironment('SERVICE_BASE_URL'),
+      options.dangerouslyAllowInsecureHttp === true,
+    );
     this.#keyTransport = keyTransport;
     this.#timeout = checkedTimeout(options.timeout ?? 30_000);
     this.#maxRetries = checkedMaxRetries(options.maxRetries ?? 2);
+    this.#maxResponseBytes = whole(
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      1,
+      'maxResponseBytes',
+    );
     this.#fetch = options.fetch ?? globalFetch();
     this.#strict = options.strict === true;
     this.#hooks = options.hooks ?? {};
@@ -256,7 +277,7 @@ export class LookupClient {
         timeout: call.timeout,
         ...(call.signal && { signal: call.signal }),
         retry: retryOptions(call.retriesLeft, () => call.signal?.aborted === true),
-        fetch: bufferedFetch(this.#fetch, () => attempts++),
+        fetch: bufferedFetch(this.#fetch, () => attempts++, this.#maxResponseBytes, this.#redact),
         hooks: {
           ...hooks,
           beforeRetry: [
@@ -281,6 +302,7 @@ export class LookupClient {
    * anything else thrown (which is not dressed up as the network's).
    */
   #noAnswer(error: Error, timeout: number, attempts: number): LookupError {
+    if (error instanceof LookupError) return error;
     if (isHTTPError(error)) return errorFromAnswer(received(error.response));
     if (isTimeoutError(error)) {
       return new TimeoutError(`Lookup timed out after ${timeout} ms (${plural(attempts)}).`);
@@ -288,7 +310,7 @@ export class LookupClient {
     if (!isNetworkFailure(error)) return new UnexpectedError(error);
     return new ConnectionError(
       `Could not reach the lookup service at ${new URL(this.#url).origin} (${plural(attempts)}).`,
-      { cause: error instanceof NetworkError ? error.cause : error },
+      { cause: isNetworkError(error) ? error.cause : error },
     );
   }
 
@@ -315,7 +337,7 @@ function checkQuery(query: LookupQuery): void {
     if (!/^(email|domain|includeActivity)$/.test(key)) {
       throw new ConfigurationError(
         `A lookup query takes email, domain and includeActivity, not ${key}: options go in ` +
-          "lookup()'s second argument, secretKey in new LookupClient().",
+          "lookup()'s second argument.",
       );
     }
   }
@@ -326,18 +348,25 @@ function checkedKey(secretKey: string | undefined): string {
   const rest = secretKey?.startsWith(KEY_PREFIX) && secretKey.slice(KEY_PREFIX.length);
   if (!rest || !KEY_CHARACTERS.test(rest)) {
     throw new ConfigurationError(
-      `Pass a server secret key ("${KEY_PREFIX}" and letters, digits or -._~+/=) as ` +
-        '`secretKey` or in the SERVICE_SECRET_KEY environment variable.',
+      `secretKey (or SERVICE_SECRET_KEY) must be a server secret key: "${KEY_PREFIX}" and ` +
+        'letters, digits or -._~+/=.',
     );
   }
   return secretKey as string;
 }
 
-function lookupUrl(baseUrl: string | URL | undefined): string {
+function lookupUrl(baseUrl: string | URL | undefined, allowInsecureHttp: boolean): string {
   const base = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (base?.protocol !== 'https:' && base?.protocol !== 'http:') {
+    throw new ConfigurationError('baseUrl (or SERVICE_BASE_URL) must be an absolute http(s) URL.');
+  }
+  // The message does not echo the URL, which holds the password.
+  if (base.username || base.password) {
+    throw new ConfigurationError('baseUrl must not hold credentials.');
+  }
+  if (base.protocol === 'http:' && !allowInsecureHttp && !LOOPBACK.test(base.hostname)) {
     throw new ConfigurationError(
-      'baseUrl (or the SERVICE_BASE_URL environment variable) must be an absolute http(s) URL.',
+      'baseUrl: http sends the key in cleartext; use https or dangerouslyAllowInsecureHttp: true.',
     );
   }
   // Resolved here, with the slash ky's `baseUrl` would not add: no path segment is dropped.
@@ -379,10 +408,14 @@ function checkedTimeout(timeout: number): number {
 }
 
 function checkedMaxRetries(maxRetries: number): number {
+  return whole(maxRetries, 0, 'maxRetries');
+}
+
+function whole(value: number, least: number, name: string): number {
   return checked(
-    Number.isInteger(maxRetries) && maxRetries >= 0,
-    maxRetries,
-    'maxRetries must be a whole number, 0 or more.',
+    Number.isInteger(value) && value >= least,
+    value,
+    `${name} must be a whole number, ${least} or more.`,
   );
 }
 
@@ -392,5 +425,5 @@ function checked(ok: boolean, value: number, message: string): number {
 }
 
 function plural(attempts: number): string {
-  return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  return `${attempts} attempt${attempts === 1 ? '' : 's'}`;
 }

@@ -7,7 +7,7 @@
  * any secret key in it blanked out, so an error is safe to log whole.
  */
 import type { core } from 'zod/mini';
-import { redactCause, redactHeaders, redactText, redactValue } from './redact.js';
+import { type Redact, redactCause, redactHeaders, redactText, redactValue } from './redact.js';
 
 export type LookupErrorCode =
   | 'configuration_error'
@@ -21,7 +21,8 @@ export type LookupErrorCode =
   | 'connection_error'
   | 'timeout'
   | 'unexpected_error'
-  | 'response_validation_error';
+  | 'response_validation_error'
+  | 'response_too_large';
 
 /** How the secret key travels: `Authorization: Bearer`, `x-service-secret-key`, or the body. */
 export type KeyTransport = 'bearer' | 'header' | 'body';
@@ -34,26 +35,43 @@ export interface Answer {
   readonly body: unknown;
 }
 
+/** An answer as the client read it, with what blanks out the key it sent. */
+interface Read extends Answer {
+  readonly redact?: Redact | undefined;
+}
+
+const redactorOf = (answer: Answer | undefined): Redact =>
+  (answer as Read | undefined)?.redact ?? redactText;
+
+/** Text from the server as a message may show it: redacted, control characters made spaces, at most 200 characters. */
+function excerpt(text: string, answer: Answer): string {
+  return redactorOf(answer)(text)
+    .replace(/\p{Cc}+/gu, ' ')
+    .slice(0, 200);
+}
+
 export class LookupError extends Error {
   override readonly name: string = 'LookupError';
-  readonly code: LookupErrorCode;
+  // Declared, not defined: assigned once in the constructor (a class field costs bundle bytes).
+  declare readonly code: LookupErrorCode;
   /** HTTP status of the answer; `undefined` when there was none. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** The parsed answer body (`{ error: string }` from the lookup itself). */
-  readonly body: unknown;
-  readonly headers: Headers | undefined;
+  declare readonly body: unknown;
+  declare readonly headers: Headers | undefined;
   /** The `x-request-id` response header, when the server sent one. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
 
   constructor(message: string, code: LookupErrorCode, answer?: Answer, options?: ErrorOptions) {
+    const redact = redactorOf(answer);
     super(
-      redactText(message),
+      redact(message),
       options && 'cause' in options ? { cause: redactCause(options.cause) } : undefined,
     );
     this.code = code;
     this.status = answer?.status;
-    this.body = redactValue(answer?.body);
-    this.headers = answer && redactHeaders(answer.headers);
+    this.body = redactValue(answer?.body, redact);
+    this.headers = answer && redactHeaders(answer.headers, redact);
     this.requestId = answer?.headers.get('x-request-id') ?? undefined;
   }
 }
@@ -75,7 +93,7 @@ export class LookupApiError extends LookupError {
   declare readonly status: number;
   declare readonly headers: Headers;
   constructor(answer: Answer, detail = '') {
-    super(`Lookup failed: ${answer.status} ${describe(answer.body)}${detail}`, 'api_error', answer);
+    super(`Lookup failed: ${answer.status} ${describe(answer)}${detail}`, 'api_error', answer);
   }
 }
 
@@ -89,7 +107,7 @@ export class InvalidInputError extends LookupApiError {
 export class UnauthorizedError extends LookupApiError {
   override readonly name: string = 'UnauthorizedError';
   override readonly code: LookupErrorCode = 'unauthorized';
-  readonly transportsTried: readonly KeyTransport[];
+  declare readonly transportsTried: readonly KeyTransport[];
   constructor(answer: Answer, transportsTried: readonly KeyTransport[]) {
     super(answer, ` (secret key sent by: ${transportsTried.join(', ')})`);
     this.transportsTried = transportsTried;
@@ -104,11 +122,11 @@ export class UnauthorizedError extends LookupApiError {
 export class RedirectError extends LookupApiError {
   override readonly name: string = 'RedirectError';
   override readonly code: LookupErrorCode = 'redirect';
-  readonly location: string | undefined;
+  declare readonly location: string | undefined;
   constructor(answer: Answer) {
     const location = answer.headers.get('location') ?? undefined;
-    super(answer, location === undefined ? '' : ` (to ${location}: not followed)`);
-    this.location = location && redactText(location);
+    super(answer, location === undefined ? '' : ` (to ${excerpt(location, answer)}: not followed)`);
+    this.location = location && redactorOf(answer)(location);
   }
 }
 
@@ -161,14 +179,27 @@ export class ResponseValidationError extends LookupError {
   override readonly name: string = 'ResponseValidationError';
   declare readonly status: number;
   declare readonly headers: Headers;
-  readonly issues: readonly core.$ZodIssue[];
+  declare readonly issues: readonly core.$ZodIssue[];
   constructor(answer: Answer, issues: readonly core.$ZodIssue[]) {
     super(
       `Lookup response does not match the schema: ${issues.slice(0, 3).map(describeIssue).join('; ')}`,
       'response_validation_error',
       answer,
     );
-    this.issues = redactValue(issues) as readonly core.$ZodIssue[];
+    this.issues = redactValue(issues, redactorOf(answer)) as readonly core.$ZodIssue[];
+  }
+}
+
+/**
+ * The answer's body was longer than `maxResponseBytes`: the client stopped reading it there and
+ * closed the connection. `body` is `undefined`; `status` and `headers` are the answer's.
+ */
+export class ResponseTooLargeError extends LookupError {
+  override readonly name: string = 'ResponseTooLargeError';
+  declare readonly status: number;
+  declare readonly headers: Headers;
+  constructor(answer: Answer, maxBytes: number) {
+    super(`Lookup response is over ${maxBytes} bytes: not read`, 'response_too_large', answer);
   }
 }
 
@@ -183,13 +214,13 @@ export function errorFromAnswer(answer: Answer): LookupApiError {
   return new LookupApiError(answer);
 }
 
-/** The server's own words for the message (redacted with the rest: gateways have been known to
- * echo the credential they refused). */
-function describe(body: unknown): string {
+/** The server's own words for the message, as an excerpt (gateways have been known to echo the
+ * credential they refused). */
+function describe(answer: Answer): string {
+  const { body } = answer;
   const error = (body as { error?: unknown } | undefined)?.error;
-  return (
-    (typeof error === 'string' ? error : typeof body === 'string' && body.slice(0, 200)) || 'error'
-  );
+  const text = typeof error === 'string' ? error : typeof body === 'string' && body;
+  return (text && excerpt(text, answer)) || 'error';
 }
 
 /** `path: what was expected`, from the issue's own fields (zod/mini ships no English messages). */

@@ -1,9 +1,12 @@
 /**
  * The `fetch` ky calls: it hands the request to the user's `fetch` as `(url, init)`, never
  * following redirects, and reads the whole body before resolving, so ky's per-attempt timeout
- * covers the body as well as the headers (a body that stalls is timed out and retried).
+ * covers the body as well as the headers (a body that stalls is timed out and retried). The body
+ * is read a chunk at a time up to a byte limit, and JSON is parsed only when it nests no deeper
+ * than anything downstream (redaction, zod, a caller's logger) can walk.
  */
-import type { Answer } from './errors.js';
+import { type Answer, ResponseTooLargeError } from './errors.js';
+import type { Redact } from './redact.js';
 
 /** The `fetch` the client calls; the global `fetch` and most polyfills fit. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -11,7 +14,12 @@ export type FetchFunction = (input: string, init: RequestInit) => Promise<Respon
 export interface Received extends Answer {
   /** Whether `body` came from JSON (a success body that is not JSON is a contract breach). */
   readonly isJson: boolean;
+  /** Blanks out the key the request carried, for the errors made of this answer. */
+  readonly redact?: Redact | undefined;
 }
+
+/** Far deeper than the lookup's answers (6), far shallower than a call stack overflows at. */
+const MAX_DEPTH = 64;
 
 const receivedOf = new WeakMap<Response, Received>();
 
@@ -27,7 +35,12 @@ export function received(response: Response): Received {
   );
 }
 
-export function bufferedFetch(fetchFunction: FetchFunction, onAttempt: () => void) {
+export function bufferedFetch(
+  fetchFunction: FetchFunction,
+  onAttempt: () => void,
+  maxBytes: number,
+  redact: Redact,
+) {
   return async (input: RequestInfo | URL): Promise<Response> => {
     const request = input as Request; // ky always calls fetch with its Request
     request.signal.throwIfAborted();
@@ -42,24 +55,56 @@ export function bufferedFetch(fetchFunction: FetchFunction, onAttempt: () => voi
     });
     // A browser's opaque redirect (status 0) has nothing to read and cannot be rebuilt.
     if (response.type === 'opaqueredirect') return response;
-    const text = await response.text();
     const { status, statusText, headers } = response;
+    const text = await readText(response, maxBytes, { status, headers, body: undefined, redact });
     // `null` for an empty body: a 204 or 304 may not carry even an empty one.
     const copy = new Response(text || null, {
       status,
       statusText,
       headers,
     });
-    receivedOf.set(copy, { status, headers, ...parseBody(text) });
+    receivedOf.set(copy, { status, headers, redact, ...parseBody(text) });
     return copy;
   };
 }
 
-function parseBody(text: string): { body: unknown; isJson: boolean } {
-  if (text === '') return { body: undefined, isJson: false };
-  try {
-    return { body: JSON.parse(text), isJson: true };
-  } catch {
-    return { body: text, isJson: false };
+/** The body as text; past `maxBytes` the stream is cancelled, which closes the connection. */
+async function readText(
+  response: Response,
+  maxBytes: number,
+  answer: Answer & Pick<Received, 'redact'>,
+): Promise<string> {
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      reader.cancel().catch(() => undefined);
+      throw new ResponseTooLargeError(answer, maxBytes);
+    }
+    text += decoder.decode(value, { stream: true });
   }
+  return text + decoder.decode();
+}
+
+function parseBody(text: string): { body: unknown; isJson: boolean } {
+  try {
+    if (text && nestsWithin(text)) return { body: JSON.parse(text), isJson: true };
+  } catch {}
+  return { body: text || undefined, isJson: false };
+}
+
+/** Whether JSON text nests arrays and objects at most MAX_DEPTH deep (brackets in strings aside). */
+function nestsWithin(text: string): boolean {
+  let depth = 0;
+  // Escapes first, then strings: neither pattern can backtrack.
+  for (const c of text.replace(/\\./g, '').replace(/"[^"]*"|[^[\]{}]/g, '')) {
+    depth += '[{'.includes(c) ? 1 : -1;
+    if (depth > MAX_DEPTH) return false;
+  }
+  return true;
 }

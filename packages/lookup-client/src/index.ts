@@ -18,6 +18,7 @@ export {
   NotFoundError,
   RateLimitError,
   RedirectError,
+  ResponseTooLargeError,
   ResponseValidationError,
   ServerError,
   TimeoutError,

@@ -1,32 +1,63 @@
 /**
  * Blanks out secret keys. Keys are checked at construction to be `sk_live_` followed by RFC 6750
- * token characters, so one pattern finds any key (ours, or one a gateway echoes) in any text,
- * percent-encoded tails included, without holding the key itself.
+ * token characters, so one pattern finds any key (ours, or one a gateway echoes) in any text, in
+ * any case and percent-encoded tails included, without holding the key itself. The client's own
+ * key is also found where a server echoes it upper-cased, percent-encoded, split by whitespace or
+ * in base64 (`keyRedactor`).
  */
+
+import { KEY_PREFIX } from '@service/lookup-contract';
+
+/** Turns text that may hold a key into text that does not. */
+export type Redact = (text: string) => string;
 
 /** The characters a secret key may hold after its prefix (RFC 6750 `b64token`). */
 export const KEY_CHARACTERS = /^[\w.~+/=-]+$/;
-const KEY_PATTERN = /sk_live_[\w.~+/=%-]*/g;
-export const REDACTED = 'sk_live_[redacted]';
+const KEY_PATTERN = /sk(_|%5f)live(_|%5f)[\w.~+/=%-]+/gi;
+export const REDACTED = `${KEY_PREFIX}[redacted]`;
 
-export function redactText(text: string): string {
-  return text.replace(KEY_PATTERN, REDACTED);
+export const redactText: Redact = (text) => text.replace(KEY_PATTERN, REDACTED);
+
+/**
+ * `redactText`, and the part of `key` after its prefix in the spellings an echo gives it: any
+ * case, each character perhaps percent-encoded, whitespace anywhere between, or in base64
+ * (standard or URL alphabet) at any of the three alignments the encoder may have started it at.
+ * Whitespace is allowed only between characters, so the pattern cannot backtrack badly.
+ */
+export function keyRedactor(key: string): Redact {
+  const tail = key.slice(KEY_PREFIX.length);
+  // `+` and `/` may also be base64url's `-` and `_`.
+  const spell = (text: string) =>
+    [...text]
+      .map(
+        (c) =>
+          `(${c.replace(/\W/, '\\$&')}|%${c.charCodeAt(0).toString(16)}${{ '+': '|-', '/': '|_' }[c] ?? ''})`,
+      )
+      .join('\\s*');
+  // The base64 characters that encode the tail's bits alone, after 0, 1 or 2 bytes of anything.
+  const base64 = [0, 1, 2].map((pad) =>
+    spell(btoa('\0'.repeat(pad) + tail).slice(pad && pad + 1, ((pad + tail.length) * 4) / 3)),
+  );
+  const echo = new RegExp([spell(tail), ...base64].join('|'), 'gi');
+  return (text) => redactText(text.replace(echo, '[redacted]'));
 }
 
-/** A JSON value (or text) with every key in it blanked out; the value itself is not changed. */
-export function redactValue(value: unknown): unknown {
-  if (typeof value === 'string') return redactText(value);
+/** A copy of a JSON value (or text) with every key in its strings and names blanked out. */
+export function redactValue(value: unknown, redact: Redact = redactText): unknown {
+  if (typeof value === 'string') return redact(value);
   if (value === null || typeof value !== 'object') return value;
-  const text = JSON.stringify(value);
-  return text.includes('sk_live_') ? JSON.parse(redactText(text)) : value;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  return Object.fromEntries(
+    Object.entries(value).map(([name, item]) => [redact(name), redactValue(item, redact)]),
+  );
 }
 
 /** A copy of `headers` with every key blanked out, the key headers' values entirely. */
-export function redactHeaders(headers: Headers): Headers {
+export function redactHeaders(headers: Headers, redact: Redact = redactText): Headers {
   const copy = new Headers();
   for (const [name, value] of headers) {
     const secret = name === 'authorization' || name === 'x-service-secret-key';
-    copy.append(name, secret ? value.replace(/\S+$/, '[redacted]') : redactText(value));
+    copy.append(name, secret ? value.replace(/\S+$/, '[redacted]') : redact(value));
   }
   return copy;
 }
@@ -36,5 +67,6 @@ export function redactCause(error: unknown): unknown {
   if (!(error instanceof Error)) return redactValue(error);
   const shown = (e: unknown): string =>
     e instanceof Error ? `${e.message}${e.stack}${shown(e.cause)}` : String(e ?? '');
-  return shown(error).includes('sk_live_') ? new Error(redactText(error.message)) : error;
+  const text = shown(error);
+  return redactText(text) === text ? error : new Error(redactText(error.message));
 }

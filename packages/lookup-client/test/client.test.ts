@@ -218,7 +218,7 @@ describe('on the wire', () => {
       expect(error).toBeInstanceOf(ConfigurationError);
       expect((error as Error).message).toBe(
         `A lookup query takes email, domain and includeActivity, not ${key}: options go in ` +
-          "lookup()'s second argument, secretKey in new LookupClient().",
+          "lookup()'s second argument.",
       );
       expect((error as Error).message).not.toContain(KEY);
       expect(server.requests).toHaveLength(sent);
