@@ -62,7 +62,7 @@ describe('service-crm', () => {
     const { accounts } = seedOrg(emulator.org, { companies: 500, leads: 10, opportunities: 4 });
     emulator.org.hidden.add('Lead.Title');
 
-    // login: open the printed URL as a browser would; the org redirects to the loopback callback.
+    // login: open the printed link as a browser would; the org redirects to the loopback callback.
     const child = start([
       'login',
       '--client-id',
@@ -78,14 +78,16 @@ describe('service-crm', () => {
       let text = '';
       child.stderr?.on('data', (d) => {
         text += d;
-        const match = /^(http\S+authorize\S+)$/m.exec(text);
+        const match = /^(http:\/\/localhost:\d+\/start\S+)$/m.exec(text);
         if (match?.[1]) resolve(match[1]);
       });
     });
     const exited = done.then((r): never => {
       throw new Error(`login exited (${r.code}) before printing a URL: ${r.stderr}`);
     });
-    const url = await Promise.race([printed, exited]);
+    const link = await Promise.race([printed, exited]);
+    // The printed link is local and redirects once to the authorize URL.
+    const url = (await fetch(link, { redirect: 'manual' })).headers.get('location') ?? '';
     expect(new URL(url).searchParams.get('scope')).toBe(
       'api sfap_api id refresh_token full openid',
     );
