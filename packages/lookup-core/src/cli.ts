@@ -252,10 +252,6 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
   const keys = [...fromFlags, ...fromEnv, ...fromFile];
   if (keys.length === 0)
     throw new UsageError('no keys: set SERVICE_SECRET_KEYS or pass --keys-file PATH');
-  if (fromFlags.length > 0)
-    process.stderr.write(
-      'service-lookup: warning: --key shows the key to every local user (ps); use SERVICE_SECRET_KEYS or --keys-file\n',
-    );
 
   const settings = ingestFlags(values);
   const choice = storeChoice(values, parseCache(values['cache-mb']));
@@ -296,6 +292,11 @@ async function serve(values: Values, positionals: string[], stop: AbortSignal): 
     const actualPort = typeof address === 'object' && address !== null ? address.port : port;
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
     console.log(`listening on ${origin}`);
+    // Once the command is known to be valid, so a usage error stays the first line of stderr.
+    if (fromFlags.length > 0)
+      process.stderr.write(
+        'service-lookup: warning: --key shows the key to every local user (ps); use SERVICE_SECRET_KEYS or --keys-file\n',
+      );
     // Never a key (terminals are recorded and shared): the shell reads it from the environment.
     console.log(
       `try: curl -s ${origin}/api/service/lookup -H "Authorization: Bearer $SERVICE_SECRET_KEY" -H 'Content-Type: application/json' -d '{"domain":"acme.com","includeActivity":true}'`,

@@ -54,14 +54,18 @@ describe('serve keys', () => {
     ['readable by group', 0o640, '0640'],
     ['readable by others', 0o604, '0604'],
     ['writable by group', 0o620, '0620'],
-  ])('refuses a keys file %s as a usage error naming the fix', async (_, mode, shown) => {
-    const path = await keysFile(`keys-${shown}`, `${KEY}\n`, mode);
-    const run = await runCli(['serve', '--port', '0', '--keys-file', path]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`(mode ${shown}); run chmod 600 ${path}`);
-    expect(run.stderr).not.toContain(KEY);
-    expect(run.stderr).not.toMatch(/\n\s+at /);
-  });
+  ])(
+    'refuses a keys file %s as a usage error naming the fix',
+    async (_, mode, shown) => {
+      const path = await keysFile(`keys-${shown}`, `${KEY}\n`, mode);
+      const run = await runCli(['serve', '--port', '0', '--keys-file', path]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`(mode ${shown}); run chmod 600 ${path}`);
+      expect(run.stderr).not.toContain(KEY);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    },
+    30_000,
+  );
 
   it('reads SERVICE_SECRET_KEYS without any key flag, and warns of none', async () => {
     const served = await serve([], { SERVICE_SECRET_KEYS: `${KEY},${OTHER_KEY}=other` });
