@@ -19,6 +19,8 @@ export {
   estimateWriteCalls,
   type WriteEstimate,
 } from './salesforce/budget.js';
+export type { BulkOptions } from './salesforce/bulk-options.js';
+export type { BulkReadOptions } from './salesforce/bulk-query.js';
 export {
   type ConnectionOptions,
   type ConnectionStats,
@@ -90,8 +92,10 @@ export {
 export {
   type CrmRead,
   type CrmReadOptions,
+  type DescribeField,
   describeFields,
   invalidColumn,
+  type QueryCallOptions,
   type QueryPage,
   queryAll,
   type ReadOptions,
