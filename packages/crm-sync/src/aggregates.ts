@@ -4,6 +4,12 @@
  */
 
 export const purchaseIntents = ['low', 'medium', 'high', 'very_high'] as const;
+/**
+ * How likely a visitor is to buy, as the lookup rates it. A type of its own, with the same four
+ * values as `@service/lookup-core`'s `PurchaseIntent` (the aggregates this entry reads) and
+ * `@service/lookup-client`'s (the HTTP answer), declared here so the root entry imports neither.
+ * @useDeclaredType
+ */
 export type PurchaseIntent = (typeof purchaseIntents)[number];
 
 /** What a session's traffic source is classified from. */
@@ -13,6 +19,7 @@ export interface SessionSource {
   readonly utm: { readonly source?: string; readonly medium?: string; readonly campaign?: string };
 }
 
+/** LinkedIn ad engagement counted for a company or person. */
 export interface LinkedInTotals {
   readonly impressions: number;
   readonly clicks: number;
@@ -21,6 +28,10 @@ export interface LinkedInTotals {
   readonly comments: number;
 }
 
+/**
+ * What the service observed of a company or a person over all their sessions: the values the custom
+ * fields are filled from.
+ */
 export interface ActivityAggregate {
   readonly sessions: number;
   /** Sum of active_time, in seconds. */
@@ -40,6 +51,7 @@ export interface ActivityAggregate {
   readonly linkedin: LinkedInTotals;
 }
 
+/** A company's activity, keyed by its domain, as `@service/lookup-core`'s store aggregates it. */
 export interface CompanyAggregate extends ActivityAggregate {
   readonly domain: string;
   readonly name: string | null;
@@ -50,6 +62,9 @@ export interface CompanyAggregate extends ActivityAggregate {
   readonly identifiedContacts: number;
 }
 
+/**
+ * An identified person's activity, keyed by email, as `@service/lookup-core`'s store aggregates it.
+ */
 export interface ContactAggregate extends ActivityAggregate {
   readonly email: string;
   readonly name: string | null;

@@ -19,6 +19,7 @@ export {
   estimateWriteCalls,
   type WriteEstimate,
 } from './salesforce/budget.js';
+export type { BulkPolling } from './salesforce/bulk-jobs.js';
 export type { BulkOptions } from './salesforce/bulk-options.js';
 export type { BulkReadOptions } from './salesforce/bulk-query.js';
 export {

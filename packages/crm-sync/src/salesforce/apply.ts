@@ -72,6 +72,7 @@ export interface ApplyProgress {
 export interface ApplyOptions {
   /** Write nothing and make no call: every write step comes back `planned`. */
   readonly dryRun?: boolean;
+  /** Called after each batch or step with the phase and the steps done so far. */
   readonly onProgress?: (progress: ApplyProgress) => void;
   /** Remembers finished steps; pass a `fileJournal` to resume an interrupted run. */
   readonly journal?: ApplyJournal;

@@ -19,6 +19,7 @@ import {
 } from './jsforce.js';
 import { type OAuthClient, requestRefresh } from './oauth.js';
 
+/** How calls are retried: count and exponential backoff with jitter. */
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4). */
   readonly maxRetries: number;
@@ -74,10 +75,12 @@ const ignore = () => {};
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 const METHODS: readonly string[] = ['GET', 'POST', 'PATCH'];
 
+/** A parsed REST answer. */
 export interface RestResponse<T> {
   readonly body: T;
 }
 
+/** Body, headers and a name for the counts of one REST call. */
 export interface RequestOptions {
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
@@ -92,6 +95,7 @@ export interface ConnectionStats {
   refreshes: number;
 }
 
+/** The connecting user and their org, from the identity service. */
 export interface Identity {
   readonly organizationId: string;
   readonly userId: string;
@@ -188,6 +192,11 @@ function closedBeforeAnswer(error: SalesforceError): boolean {
 const asArray = <T>(value: T | T[] | null | undefined): T[] =>
   value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
 
+/**
+ * A connection to one org, through a jsforce `Connection`: REST, Tooling and Metadata calls with
+ * retries, session refresh and API usage. It sends GET, POST and PATCH only, never DELETE. Made by
+ * `connect()`.
+ */
 export class SalesforceConnection {
   readonly apiVersion: string;
   readonly retryPolicy: RetryPolicy;

@@ -18,6 +18,7 @@ import type {
 import { SalesforceError } from './errors.js';
 import { writePrivateFile } from './private-file.js';
 
+/** The `format` of a snapshot file, by which a file is recognised as one. */
 export const SNAPSHOT_FORMAT = 'service-crm-snapshot';
 export const SNAPSHOT_VERSION = 1;
 
@@ -141,6 +142,7 @@ export function withWriting(snapshot: CrmSnapshotFile, plan: SyncPlan): CrmSnaps
   return { ...snapshot, objects };
 }
 
+/** Writes a snapshot to `path`, readable by its owner only (mode 0600). */
 export async function writeSnapshotFile(path: string, snapshot: CrmSnapshotFile): Promise<void> {
   await writePrivateFile(path, JSON.stringify(snapshot));
 }

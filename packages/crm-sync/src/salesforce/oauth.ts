@@ -8,9 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { OAuth2 } from '@jsforce/jsforce-node/lib/oauth2.js';
 import { SalesforceError } from './errors.js';
 
-/** The six scopes of spec section 5.2, all requested at connect time. */
+/** The six OAuth scopes, all requested at connect time. */
 export const SCOPES = ['api', 'sfap_api', 'id', 'refresh_token', 'full', 'openid'] as const;
 
+/** The login hosts of production orgs and sandboxes. */
 export const LOGIN_HOSTS = {
   production: 'https://login.salesforce.com',
   sandbox: 'https://test.salesforce.com',
@@ -34,6 +35,7 @@ export function resolveLoginUrl(
   return url.origin;
 }
 
+/** The connected app: consumer key, and secret when it requires one. */
 export interface OAuthClient {
   /** Consumer key of the connected app. */
   readonly clientId: string;
@@ -43,6 +45,7 @@ export interface OAuthClient {
   readonly loginUrl?: string | undefined;
 }
 
+/** A started login: the URL to open, and what to keep until the callback. */
 export interface AuthorizationRequest {
   /** Where to send the user's browser. */
   readonly url: string;
