@@ -24,11 +24,13 @@ export interface CrmAccount extends CrmFieldValues {
   readonly Website?: string | null;
   readonly Type?: string | null;
 }
+/** A Contact as read for matching and planning. */
 export interface CrmContact extends CrmFieldValues {
   readonly Id: string;
   readonly Email?: string | null;
   readonly AccountId?: string | null;
 }
+/** A Lead as read for matching and planning, with its conversion fields. */
 export interface CrmLead extends CrmFieldValues {
   readonly Id: string;
   readonly Email?: string | null;

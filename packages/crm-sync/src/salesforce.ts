@@ -1,6 +1,7 @@
 /**
  * `@service/crm-sync/salesforce`: connect to an org, set up the service's fields, read
  * Accounts/Contacts/Leads/Opportunities, write records and apply a plan of the core's planner.
+ * @packageDocumentation
  */
 
 export {

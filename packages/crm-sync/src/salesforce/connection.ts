@@ -45,6 +45,7 @@ export interface TransportOptions {
   readonly retry?: Partial<RetryPolicy> | undefined;
 }
 
+/** The session and connected app `connect()` makes a connection from. */
 export interface ConnectionOptions extends TransportOptions {
   readonly instanceUrl: string;
   readonly accessToken: string;

@@ -43,6 +43,10 @@ export interface SnapshotObjectState {
   readonly writing?: number;
 }
 
+/**
+ * The org's records as a sync last read them, saved between runs so the next reads only what
+ * changed.
+ */
 export interface CrmSnapshotFile extends CrmSnapshot {
   readonly format: typeof SNAPSHOT_FORMAT;
   readonly version: typeof SNAPSHOT_VERSION;

@@ -307,6 +307,7 @@ export interface CrmReadOptions {
   readonly bulk?: BulkOptions | false;
 }
 
+/** What `readCrm` read: the records `planSync` takes, and the columns left out per object. */
 export interface CrmRead extends CrmSnapshot {
   readonly accounts: CrmAccount[];
   readonly contacts: CrmContact[];
