@@ -1,6 +1,6 @@
 /**
  * The field catalogue (spec section 2.5): the one source of truth that drives the metadata XML,
- * the SOQL, the value mapping and the README table.
+ * the SOQL, the value mapping and the catalogue page of the docs.
  */
 import type { CrmObject } from './objects.js';
 
