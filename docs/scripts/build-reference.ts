@@ -32,11 +32,13 @@ export function sortWarnings(
   const failures: string[] = [];
   const pending: string[] = [];
   for (const line of log.replace(ansi, '').split('\n')) {
-    const match = /^\[(warning|error)\] (.*)$/.exec(line.trim());
-    if (!match?.[2] || /^Found \d+ errors and \d+ warnings$/.test(match[2])) continue;
-    const owner = packageOfWarning(match[2]);
-    if (match[1] === 'warning' && owner && pendingPackages.includes(owner)) pending.push(match[2]);
-    else failures.push(match[2]);
+    // `[warning] text`, or `file:line:column - [error] TS1234: text` for a compiler error.
+    const match = /^(.*?)\[(warning|error)\] (.*)$/.exec(line.trim());
+    if (!match?.[3] || /^Found \d+ errors and \d+ warnings$/.test(match[3])) continue;
+    const text = `${match[1] ?? ''}${match[3]}`;
+    const owner = packageOfWarning(text);
+    if (match[2] === 'warning' && owner && pendingPackages.includes(owner)) pending.push(text);
+    else failures.push(text);
   }
   return { failures, pending };
 }
