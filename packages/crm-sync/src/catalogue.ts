@@ -1,11 +1,12 @@
 /**
  * The field catalogue (spec section 2.5): the one source of truth that drives the metadata XML,
- * the SOQL, the value mapping and the README table.
+ * the SOQL, the value mapping and the catalogue page of the docs.
  */
 import type { CrmObject } from './objects.js';
 
 /** When a mapped field is written: on create, on update, or on both. */
 export type SyncTrigger = 'CREATE' | 'UPDATE' | 'ANY';
+/** Every `SyncTrigger`, for validating input. */
 export const syncTriggers: readonly SyncTrigger[] = ['CREATE', 'UPDATE', 'ANY'];
 
 /** The CRM field type and the metadata Salesforce needs to create a field of that type. */
@@ -14,6 +15,7 @@ export type FieldMetadata =
   | { readonly type: 'LongTextArea'; readonly length: number; readonly visibleLines: number }
   | { readonly type: 'Number'; readonly precision: number; readonly scale: number }
   | { readonly type: 'DateTime' };
+/** The Salesforce type of a custom field: `Text`, `LongTextArea`, `Number` or `DateTime`. */
 export type CustomFieldType = FieldMetadata['type'];
 
 /** Values known for every subject, company or contact (from the aggregates or CRM-side facts). */
@@ -59,12 +61,16 @@ export const personSources = [
   'country',
 ] as const;
 
-/** A value the service can write: the `source` of a catalogue field or of a custom mapping. */
+/**
+ * A value the service can write: the `source` of a catalogue field or of a custom mapping.
+ * @useDeclaredType
+ */
 export type FieldSource =
   | (typeof activitySources)[number]
   | (typeof companySources)[number]
   | (typeof personSources)[number];
 
+/** Every `FieldSource`: the values a mapping may write. */
 export const fieldSources: readonly FieldSource[] = [
   ...activitySources,
   ...companySources,
@@ -78,7 +84,7 @@ export function sourceFitsObject(source: FieldSource, object: CrmObject): boolea
   return object === 'Account' ? company : !company;
 }
 
-/** A custom field of section 2.5 as data (one entry, on one or more objects). */
+/** A custom field as data (one entry, on one or more objects). */
 export interface CatalogueField {
   readonly label: string;
   readonly apiName: `${string}__c`;
@@ -100,7 +106,7 @@ export interface CustomFieldSpec extends Omit<CatalogueField, 'objects'> {
   readonly fullName: string;
 }
 
-/** A standard field the service writes or maps (section 2.5). */
+/** A standard field the service writes or maps. */
 export interface StandardField {
   readonly object: CrmObject;
   readonly label: string;
@@ -124,6 +130,7 @@ const LONG_TEXT: FieldMetadata = {
 };
 const COUNT: FieldMetadata = { type: 'Number', precision: 18, scale: 0 };
 const DATE_TIME: FieldMetadata = { type: 'DateTime' };
+/** The picklist values of the session source fields, as `classifyTrafficSource` gives them. */
 export const trafficSources = [
   'Direct',
   'Cross Network',
@@ -131,6 +138,7 @@ export const trafficSources = [
   'Paid Social',
   'Paid Shopping',
 ] as const;
+/** How purchase intent is written to the CRM (`very_high` as `Very High`, ...). */
 export const intentLabels = ['Very High', 'High', 'Medium', 'Low'] as const;
 
 function field(
@@ -155,6 +163,10 @@ function field(
   };
 }
 
+/**
+ * The service's custom fields, each once, with the objects it is on: the data field setup, SOQL,
+ * value mapping and the docs table are built from.
+ */
 export const fieldCatalogue: readonly CatalogueField[] = [
   field(
     'Creation Trigger',
@@ -348,6 +360,10 @@ function standard(
   return { object, label, apiName, type: 'Text', source, trigger: 'CREATE' };
 }
 
+/**
+ * The standard fields written when the service creates a record (never on update, so the CRM's
+ * users own them afterwards).
+ */
 export const standardFields: readonly StandardField[] = [
   standard('Account', 'Company Name', 'Name', 'companyName'),
   standard('Account', 'Company Website (full URL)', 'Website', 'website'),

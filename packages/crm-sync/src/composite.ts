@@ -18,18 +18,21 @@ import {
 /** The most records one composite collection call takes. */
 export const COMPOSITE_BATCH_LIMIT = 200;
 
+/** One record to update: its object, id and the fields to write. */
 export interface RecordUpdate {
   readonly object: CrmObject;
   readonly id: string;
   readonly fields: FieldValues;
 }
 
+/** A record as the sObject Collections resource takes it. */
 export interface CompositeRecord {
   readonly attributes: { readonly type: CrmObject };
   readonly id: string;
   readonly [field: string]: FieldValue | { readonly type: CrmObject };
 }
 
+/** The body of one `PATCH /composite/sobjects` call: at most 200 records, `allOrNone: false`. */
 export interface CompositeUpdateBody {
   readonly allOrNone: false;
   readonly records: readonly CompositeRecord[];
@@ -101,6 +104,7 @@ export interface CompositeRequestError {
   readonly message: string;
 }
 
+/** Why Salesforce refused a record. */
 export interface RecordError {
   /** Salesforce's `statusCode` (per record) or `errorCode` (whole request). */
   readonly statusCode: string;
@@ -108,6 +112,7 @@ export interface RecordError {
   readonly fields: readonly string[];
 }
 
+/** What became of one record of a composite update: written, or refused with its errors. */
 export type RecordOutcome =
   | { readonly object: CrmObject; readonly id: string; readonly ok: true }
   | {

@@ -5,6 +5,7 @@
 import { parse } from 'tldts';
 import { isFreeMailDomain } from './free-mail.js';
 
+/** What `parseDomain` found: the registrable domain, or why there is none. */
 export type DomainResult =
   | { readonly ok: true; readonly domain: string; readonly freeMail: boolean }
   | {
@@ -40,7 +41,11 @@ export function parseDomain(input: string): DomainResult {
   return { ok: true, domain, freeMail: isFreeMailDomain(domain) };
 }
 
-/** The registrable domain of `input`, or `null` when it has none (see `parseDomain`). */
+/**
+ * The registrable domain of `input`, or `null` when it has none (see `parseDomain`):
+ * `https://www.shop.acme.co.uk/x` gives `acme.co.uk`. Not the same as `@service/lookup-core`'s
+ * `normalizeDomain`, which keeps the whole host (`shop.acme.co.uk`) and only cleans it.
+ */
 export function registrableDomain(input: string): string | null {
   const result = parseDomain(input);
   return result.ok ? result.domain : null;

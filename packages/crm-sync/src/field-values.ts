@@ -42,8 +42,12 @@ export type SyncSubject =
       readonly facts?: CrmFacts;
     };
 
+/**
+ * Whether values are for a record being created or updated; some fields are written on one only.
+ */
 export type WriteOperation = 'create' | 'update';
 
+/** Which object and operation `toFieldValues` computes values for. */
 export interface FieldValueOptions {
   readonly object: CrmObject;
   readonly operation: WriteOperation;

@@ -16,6 +16,7 @@ function describe(step: PlanStep): string {
   }
 }
 
+/** Renders a plan as one line per step with its reason, then the counts: the dry-run output. */
 export function formatPlan(plan: SyncPlan): string {
   const { updates, creates, feedPosts, skips, ambiguous } = plan.summary;
   return [

@@ -21,6 +21,7 @@ export const DEFAULT_API_VERSION = '59.0';
 
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
+/** Session and API version of the Metadata API envelopes. */
 export interface MetadataRequestOptions {
   /** The OAuth access token, sent as the SOAP SessionHeader. */
   readonly sessionId: string;

@@ -4,12 +4,14 @@
 import { create } from 'xmlbuilder2';
 import { CrmSyncError } from './errors.js';
 
+/** An error the Metadata API gave for one component. */
 export interface MetadataError {
   readonly statusCode: string;
   readonly message: string;
   readonly fields: readonly string[];
 }
 
+/** The Metadata API's result for one component (`UpsertResult` or `SaveResult`). */
 export interface MetadataResult {
   readonly fullName: string;
   readonly success: boolean;
@@ -18,6 +20,7 @@ export interface MetadataResult {
   readonly errors: readonly MetadataError[];
 }
 
+/** A SOAP fault: the Metadata API refused the whole call. */
 export interface SoapFault {
   /** e.g. `sf:INVALID_SESSION_ID` */
   readonly faultCode: string;
@@ -26,6 +29,7 @@ export interface SoapFault {
   readonly exceptionCode: string | null;
 }
 
+/** A parsed Metadata API answer: the per-component results, or the fault. */
 export type MetadataResponse =
   | { readonly ok: true; readonly results: readonly MetadataResult[] }
   | { readonly ok: false; readonly fault: SoapFault };

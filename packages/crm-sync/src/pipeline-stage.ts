@@ -4,8 +4,13 @@
  */
 
 export const pipelineStages = ['Customer', 'Opportunity', 'Lost Opportunity', 'Prospect'] as const;
+/**
+ * Where an Account stands: `Customer`, `Opportunity`, `Lost Opportunity` or `Prospect`.
+ * @useDeclaredType
+ */
 export type PipelineStage = (typeof pipelineStages)[number];
 
+/** What the Pipeline Stage needs of an Opportunity. */
 export interface OpportunityFacts {
   readonly isClosed: boolean;
   readonly isWon: boolean;
@@ -18,9 +23,14 @@ export interface OpportunityFacts {
  */
 export type CustomerTypes = readonly string[] | ((accountType: string) => boolean);
 
+/**
+ * Account `Type` values that make a customer by default: any value starting with `Customer`
+ * (case-sensitive).
+ */
 export const defaultCustomerTypes: CustomerTypes = (accountType) =>
   accountType.startsWith('Customer');
 
+/** An Account's type and Opportunities, from which its Pipeline Stage is computed. */
 export interface PipelineStageInput {
   /** The Account's `Type` picklist value, if any. */
   readonly accountType?: string | null | undefined;
@@ -35,12 +45,17 @@ function isCustomerType(accountType: string, customerTypes: CustomerTypes): bool
     : customerTypes.includes(accountType);
 }
 
+/** An Account's Pipeline Stage and why. */
 export interface PipelineStageResult {
   readonly stage: PipelineStage;
   /** The row of the priority table that decided the stage, in words. */
   readonly reason: string;
 }
 
+/**
+ * The Pipeline Stage of an Account, first match wins: `Customer` (a customer type or a won
+ * Opportunity), `Opportunity` (one open), `Lost Opportunity` (all closed), `Prospect`.
+ */
 export function computePipelineStage(input: PipelineStageInput): PipelineStageResult {
   const { accountType, opportunities, customerTypes = defaultCustomerTypes } = input;
   if (accountType && isCustomerType(accountType, customerTypes)) {

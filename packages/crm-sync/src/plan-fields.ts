@@ -6,6 +6,10 @@ import { customFieldsOf } from './catalogue.js';
 import type { FieldMapping } from './field-mappings.js';
 import { type CrmObject, crmObjects } from './objects.js';
 
+/**
+ * The fields, per object, a sync may write on update: the catalogue's and the given mappings'. Read
+ * them too, so the plan can leave out values a record already holds.
+ */
 export function updateFields(
   mappings: readonly FieldMapping[] = [],
 ): Readonly<Record<CrmObject, readonly string[]>> {

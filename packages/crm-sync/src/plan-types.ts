@@ -24,17 +24,20 @@ export interface CrmAccount extends CrmFieldValues {
   readonly Website?: string | null;
   readonly Type?: string | null;
 }
+/** A Contact as read for matching and planning. */
 export interface CrmContact extends CrmFieldValues {
   readonly Id: string;
   readonly Email?: string | null;
   readonly AccountId?: string | null;
 }
+/** A Lead as read for matching and planning, with its conversion fields. */
 export interface CrmLead extends CrmFieldValues {
   readonly Id: string;
   readonly Email?: string | null;
   readonly IsConverted?: boolean | null;
   readonly ConvertedContactId?: string | null;
 }
+/** An Opportunity as read for the Pipeline Stage. */
 export interface CrmOpportunity {
   readonly Id?: string;
   readonly AccountId?: string | null;
@@ -50,7 +53,7 @@ export interface CrmSnapshot {
   readonly opportunities?: readonly CrmOpportunity[];
 }
 
-/** Export settings (spec section 4.2). */
+/** Which records a sync updates and creates, and the extra fields it writes. */
 export interface ExportSettings {
   /** 'Update existing Accounts and Leads' (also Contacts, which beat Leads). Default true. */
   readonly updateExisting: boolean;
@@ -64,6 +67,7 @@ export interface ExportSettings {
   readonly mappings: readonly FieldMapping[];
 }
 
+/** Update matched records; create none. */
 export const defaultExportSettings: ExportSettings = Object.freeze({
   updateExisting: true,
   createLeads: false,
@@ -72,7 +76,12 @@ export const defaultExportSettings: ExportSettings = Object.freeze({
   mappings: Object.freeze([]),
 });
 
+/** Every `MotionAction`, for validating input. */
 export const motionActions = ['createLead', 'createAccountAndContact', 'postTimeline'] as const;
+/**
+ * What a motion does when it matches: create a Lead, create an Account and a Contact, or post a
+ * session timeline.
+ */
 export type MotionAction = (typeof motionActions)[number];
 
 /** All given conditions must hold; within a list, any value matches. */
@@ -116,6 +125,7 @@ export type SubjectRef =
   | { readonly kind: 'company'; readonly domain: string }
   | { readonly kind: 'contact'; readonly email: string; readonly domain: string };
 
+/** Write fields to an existing record. */
 export interface UpdateStep {
   readonly type: 'update';
   readonly object: CrmObject;
@@ -136,6 +146,7 @@ export interface DuplicateCheck {
   readonly value: string;
 }
 
+/** Create a record, after a duplicate check by its `idempotencyKey`. */
 export interface CreateStep {
   readonly type: 'create';
   readonly object: CrmObject;
@@ -151,6 +162,7 @@ export interface CreateStep {
   readonly reason: string;
 }
 
+/** Post a session timeline on a record's feed. */
 export interface FeedPostStep {
   readonly type: 'feedPost';
   /** The record to post on: an existing id, or a record created earlier in the plan. */
@@ -165,6 +177,7 @@ export interface FeedPostStep {
   readonly reason: string;
 }
 
+/** Why a subject gets no write. */
 export type SkipCode =
   | 'ambiguous'
   | 'converted-lead'
@@ -178,6 +191,7 @@ export type SkipCode =
   | 'no-record'
   | 'unchanged';
 
+/** A subject the sync writes nothing for, and why. */
 export interface SkipStep {
   readonly type: 'skip';
   readonly code: SkipCode;
@@ -187,8 +201,10 @@ export interface SkipStep {
   readonly reason: string;
 }
 
+/** One step of a plan. There is no delete step. */
 export type PlanStep = UpdateStep | CreateStep | FeedPostStep | SkipStep;
 
+/** What a sync would write, as `planSync` decided it: steps with their reasons, and the counts. */
 export interface SyncPlan {
   /** Updates, then creates (Accounts before the Contacts that link to them), feed posts, skips. */
   readonly steps: readonly PlanStep[];
@@ -201,6 +217,7 @@ export interface SyncPlan {
   };
 }
 
+/** What `planSync` plans from: the org's records, what the service observed, and the settings. */
 export interface PlanSyncInput {
   readonly crm: CrmSnapshot;
   readonly observed: Iterable<ObservedCompany>;

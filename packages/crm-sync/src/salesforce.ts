@@ -1,6 +1,7 @@
 /**
  * `@service/crm-sync/salesforce`: connect to an org, set up the service's fields, read
  * Accounts/Contacts/Leads/Opportunities, write records and apply a plan of the core's planner.
+ * @packageDocumentation
  */
 
 export {
@@ -19,6 +20,9 @@ export {
   estimateWriteCalls,
   type WriteEstimate,
 } from './salesforce/budget.js';
+export type { BulkPolling } from './salesforce/bulk-jobs.js';
+export type { BulkOptions } from './salesforce/bulk-options.js';
+export type { BulkReadOptions } from './salesforce/bulk-query.js';
 export {
   type ConnectionOptions,
   type ConnectionStats,
@@ -90,8 +94,10 @@ export {
 export {
   type CrmRead,
   type CrmReadOptions,
+  type DescribeField,
   describeFields,
   invalidColumn,
+  type QueryCallOptions,
   type QueryPage,
   queryAll,
   type ReadOptions,

@@ -61,7 +61,9 @@ export const accountOwnerFields: readonly string[] = ['OwnerId', 'Owner.Email', 
  * `LastModifiedDate > 2024-01-01T00:00:00Z`); a JavaScript `Date` is a dateTime in UTC.
  */
 export type SoqlDateLiteral = { readonly date: string } | { readonly dateTime: string | Date };
+/** A value in a SOQL condition; dates and dateTimes are written unquoted, as SOQL requires. */
 export type SoqlValue = string | number | boolean | null | Date | SoqlDateLiteral;
+/** A comparison operator of a SOQL condition. */
 export type SoqlOperator = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'LIKE';
 /** One condition; the conditions of a query are joined with AND. */
 export type SoqlCondition =
@@ -79,6 +81,7 @@ export interface ChildQuery {
   readonly where?: readonly SoqlCondition[];
 }
 
+/** What `buildQuery` reads, filters and how long a query may be. */
 export interface QueryOptions {
   /** Read the Account owner (OwnerId, Owner.Email, Owner.Name). Default false. */
   readonly ownerSync?: boolean;

@@ -13,12 +13,14 @@ import {
   METADATA_NS,
 } from './metadata-xml.js';
 
+/** One file of a Salesforce DX project. */
 export interface SourceFile {
   /** Relative to the project root, with forward slashes. */
   readonly path: string;
   readonly contents: string;
 }
 
+/** API version and permission set name of the project `toSourceFormat` writes. */
 export interface SourceFormatOptions {
   /** `package.xml` version; default '59.0'. */
   readonly apiVersion?: string;

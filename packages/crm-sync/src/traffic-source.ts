@@ -5,6 +5,7 @@
 import type { SessionSource } from '@service/lookup-contract';
 import type { trafficSources } from './catalogue.js';
 
+/** A session source value the CRM fields take. */
 export type TrafficSource = (typeof trafficSources)[number];
 
 const PAID_MEDIUM =

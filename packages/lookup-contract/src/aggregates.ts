@@ -12,7 +12,7 @@ export interface SessionSource {
   readonly utm: { readonly source?: string; readonly medium?: string; readonly campaign?: string };
 }
 
-/** LinkedIn engagement, summed. */
+/** LinkedIn ad engagement counted for a company or person. */
 export interface LinkedInTotals {
   readonly impressions: number;
   readonly clicks: number;
@@ -21,6 +21,10 @@ export interface LinkedInTotals {
   readonly comments: number;
 }
 
+/**
+ * What the service observed of a company or a person over all their sessions: the values the custom
+ * fields are filled from.
+ */
 export interface ActivityAggregate {
   /** Number of sessions. */
   readonly sessions: number;
@@ -45,6 +49,7 @@ export interface ActivityAggregate {
   readonly linkedin: LinkedInTotals;
 }
 
+/** A company's activity, keyed by its domain, as `@service/lookup-core`'s store aggregates it. */
 export interface CompanyAggregate extends ActivityAggregate {
   readonly domain: string;
   readonly name: string | null;
@@ -55,6 +60,9 @@ export interface CompanyAggregate extends ActivityAggregate {
   readonly identifiedContacts: number;
 }
 
+/**
+ * An identified person's activity, keyed by email, as `@service/lookup-core`'s store aggregates it.
+ */
 export interface ContactAggregate extends ActivityAggregate {
   readonly email: string;
   readonly name: string | null;

@@ -33,6 +33,7 @@ import { fieldsFor, queryAll, readRecords } from './reads.js';
 import { RefusedFields } from './refusals.js';
 import { createRecord, postFeedItem, updateRecords } from './writes.js';
 
+/** What became of one plan step when the plan was applied. */
 export type StepOutcome =
   /**
    * Written now (`id`: the record updated or created, or the feed item). `omitted`: fields left
@@ -60,8 +61,13 @@ export type StepOutcome =
   /** Not reached: the run stopped (API limit, a Bulk API job running or failed) before this step. */
   | { readonly step: PlanStep; readonly status: 'pending' };
 
+/**
+ * The status of a step's outcome: `written`, `already-done`, `skipped`, `failed`, `planned` or
+ * `pending`.
+ */
 export type StepStatus = StepOutcome['status'];
 
+/** How far `applyPlan` is: the phase and the steps done so far. */
 export interface ApplyProgress {
   readonly phase: 'update' | 'create' | 'feedPost';
   /** Steps of all phases finished so far, and in all. */
@@ -69,9 +75,11 @@ export interface ApplyProgress {
   readonly total: number;
 }
 
+/** How `applyPlan` writes: dry run, journal, Bulk API 2.0, API reserve, assignment rules. */
 export interface ApplyOptions {
   /** Write nothing and make no call: every write step comes back `planned`. */
   readonly dryRun?: boolean;
+  /** Called after each batch or step with the phase and the steps done so far. */
   readonly onProgress?: (progress: ApplyProgress) => void;
   /** Remembers finished steps; pass a `fileJournal` to resume an interrupted run. */
   readonly journal?: ApplyJournal;
@@ -106,6 +114,10 @@ export interface ApplyOptions {
   readonly bulk?: BulkOptions | false;
 }
 
+/**
+ * What `applyPlan` did: one outcome per plan step in plan order, their counts, and why it stopped
+ * early, if it did.
+ */
 export interface ApplyResult {
   /** One outcome per plan step, in plan order. */
   readonly outcomes: readonly StepOutcome[];

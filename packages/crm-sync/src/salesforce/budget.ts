@@ -16,6 +16,7 @@ import type { ApiUsage } from './errors.js';
  */
 export const CALLS_PER_JOB = 7;
 
+/** The API calls a plan's writes will make, by kind, as `estimateWriteCalls` counts them. */
 export interface WriteEstimate {
   /** Composite update calls (200 records each). */
   readonly composite: number;
@@ -97,6 +98,7 @@ export function defaultReserve(usage: ApiUsage): number {
   return Math.max(50, Math.ceil(usage.max * 0.02));
 }
 
+/** A run's estimate beside the org's API usage: whether it leaves the reserve. */
 export interface Budget {
   readonly estimate: WriteEstimate;
   readonly usage: ApiUsage;

@@ -31,6 +31,7 @@ export interface JobInfo {
   readonly errorMessage?: string;
 }
 
+/** How a Bulk API 2.0 job is polled until it finishes: backoff and how long to wait in all. */
 export interface BulkPolling {
   /** First wait after closing a job, in ms (default 500), doubled per poll. */
   readonly initialDelayMs?: number;

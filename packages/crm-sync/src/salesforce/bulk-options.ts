@@ -4,6 +4,7 @@
  */
 import type { BulkPolling } from './bulk-jobs.js';
 
+/** When `applyPlan` and `readCrm` switch to Bulk API 2.0 jobs, and how a job is polled. */
 export interface BulkOptions {
   /** Updates (or creates) of one object from which they go through an ingest job (default 2,000). */
   readonly writeThreshold?: number;

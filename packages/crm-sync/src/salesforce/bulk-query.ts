@@ -10,6 +10,7 @@ import { type BulkPolling, openQueryJob, queryResultsPage, waitForJob } from './
 import type { SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
 
+/** How a large query is read through a Bulk API 2.0 query job. */
 export interface BulkReadOptions {
   /** Matching records from which a query job reads them (default 10,000). */
   readonly threshold: number;

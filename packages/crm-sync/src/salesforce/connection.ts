@@ -20,6 +20,7 @@ import {
 import { type OAuthClient, requestRefresh } from './oauth.js';
 import { requireSecureUrl } from './secure-url.js';
 
+/** How calls are retried: count and exponential backoff with jitter. */
 export interface RetryPolicy {
   /** Retries after the first attempt (default 4). */
   readonly maxRetries: number;
@@ -45,6 +46,7 @@ export interface TransportOptions {
   readonly retry?: Partial<RetryPolicy> | undefined;
 }
 
+/** The session and connected app `connect()` makes a connection from. */
 export interface ConnectionOptions extends TransportOptions {
   readonly instanceUrl: string;
   readonly accessToken: string;
@@ -75,10 +77,12 @@ const ignore = () => {};
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 const METHODS: readonly string[] = ['GET', 'POST', 'PATCH'];
 
+/** A parsed REST answer. */
 export interface RestResponse<T> {
   readonly body: T;
 }
 
+/** Body, headers and a name for the counts of one REST call. */
 export interface RequestOptions {
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
@@ -93,6 +97,7 @@ export interface ConnectionStats {
   refreshes: number;
 }
 
+/** The connecting user and their org, from the identity service. */
 export interface Identity {
   readonly organizationId: string;
   readonly userId: string;
@@ -189,6 +194,11 @@ function closedBeforeAnswer(error: SalesforceError): boolean {
 const asArray = <T>(value: T | T[] | null | undefined): T[] =>
   value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
 
+/**
+ * A connection to one org, through a jsforce `Connection`: REST, Tooling and Metadata calls with
+ * retries, session refresh and API usage. It sends GET, POST and PATCH only, never DELETE. Made by
+ * `connect()`.
+ */
 export class SalesforceConnection {
   readonly apiVersion: string;
   readonly retryPolicy: RetryPolicy;

@@ -44,6 +44,7 @@ export const DEFAULT_OVERLAP_SECONDS = 300;
 export const RECYCLE_BIN_DAYS = 15;
 const STAMP = 'SystemModstamp';
 
+/** What `readCrmChanges` reads, and the snapshot of the previous run. */
 export interface CrmChangesOptions extends CrmReadOptions {
   /** The snapshot of the previous run; none: read everything. */
   readonly previous?: CrmSnapshotFile | undefined;
@@ -55,6 +56,7 @@ export interface CrmChangesOptions extends CrmReadOptions {
   readonly now?: () => number;
 }
 
+/** How one object was read: in full or only its changes, and how many records came. */
 export interface ObjectRead {
   /** `full`: every record; `changes`: those modified since the watermark. */
   readonly mode: 'full' | 'changes';
@@ -64,6 +66,7 @@ export interface ObjectRead {
   readonly deleted: number;
 }
 
+/** The org's records after `readCrmChanges`: the new snapshot, and how each object was read. */
 export interface CrmChanges {
   /** The org's records now: plan from it and keep it for the next run. */
   readonly snapshot: CrmSnapshotFile;

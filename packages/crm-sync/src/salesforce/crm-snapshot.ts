@@ -18,6 +18,7 @@ import type {
 import { SalesforceError } from './errors.js';
 import { writePrivateFile } from './private-file.js';
 
+/** The `format` of a snapshot file, by which a file is recognised as one. */
 export const SNAPSHOT_FORMAT = 'service-crm-snapshot';
 export const SNAPSHOT_VERSION = 1;
 
@@ -42,6 +43,10 @@ export interface SnapshotObjectState {
   readonly writing?: number;
 }
 
+/**
+ * The org's records as a sync last read them, saved between runs so the next reads only what
+ * changed.
+ */
 export interface CrmSnapshotFile extends CrmSnapshot {
   readonly format: typeof SNAPSHOT_FORMAT;
   readonly version: typeof SNAPSHOT_VERSION;
@@ -141,6 +146,7 @@ export function withWriting(snapshot: CrmSnapshotFile, plan: SyncPlan): CrmSnaps
   return { ...snapshot, objects };
 }
 
+/** Writes a snapshot to `path`, readable by its owner only (mode 0600). */
 export async function writeSnapshotFile(path: string, snapshot: CrmSnapshotFile): Promise<void> {
   await writePrivateFile(path, JSON.stringify(snapshot));
 }

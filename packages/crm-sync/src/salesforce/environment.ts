@@ -4,6 +4,9 @@
  */
 import { type ConnectionOptions, connect, type SalesforceConnection } from './connection.js';
 
+/**
+ * `connect()`'s options other than the session, which `connectFromEnv` reads from the environment.
+ */
 export type EnvironmentConnectionOptions = Omit<
   ConnectionOptions,
   'instanceUrl' | 'accessToken' | 'refreshToken' | 'clientId' | 'clientSecret' | 'loginUrl'

@@ -22,6 +22,7 @@ export type SalesforceErrorCode =
   /** The caller passed options that cannot work. */
   | 'invalid_options';
 
+/** What a `SalesforceError` carries beside its code and message. */
 export interface SalesforceErrorDetails {
   /** HTTP status, when the error comes from a response. */
   readonly status?: number;
@@ -35,6 +36,7 @@ export interface SalesforceErrorDetails {
   readonly body?: unknown;
 }
 
+/** A call to Salesforce failed; `code` says how. Its message never contains a token. */
 export class SalesforceError extends Error {
   override name = 'SalesforceError';
   readonly code: SalesforceErrorCode;
@@ -99,6 +101,7 @@ export class SalesforcePermissionError extends SalesforceError {
   }
 }
 
+/** The org's API requests used and allowed in its rolling 24-hour window. */
 export interface ApiUsage {
   /** API requests used in the org's rolling 24-hour window. */
   readonly used: number;

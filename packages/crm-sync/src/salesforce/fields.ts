@@ -22,10 +22,11 @@ import {
 } from './metadata-components.js';
 import { queryAll } from './reads.js';
 
-/** Spec section 5.2 item 5, in plain words. */
+/** What to do when field setup lacks permissions, in plain words (`SalesforcePermissionError.remedy`). */
 export const PERMISSION_REMEDY =
   'Reconnect with a System Administrator (or a profile cloned from Standard User with Modify All Data, Customize Application, and Manage Profiles and Permission Sets) and re-run the field setup (`service-crm fields apply`). Or have an admin deploy the fields with their own tooling: `service-crm fields export`.';
 
+/** The connecting user's profile and what it lacks for field setup. */
 export interface Preflight {
   readonly identity: Identity;
   readonly profileId: string;
@@ -50,7 +51,10 @@ export interface Preflight {
 
 const quote = escapeSoqlString;
 
-/** Resolves the connecting user's profile and checks the permissions of section 5.2 item 4. */
+/**
+ * Resolves the connecting user's profile and checks the permissions field setup needs: Modify All
+ * Data, Customize Application, Manage Profiles and Permission Sets, and object access.
+ */
 export async function preflight(connection: SalesforceConnection): Promise<Preflight> {
   const identity = await connection.identity();
   const [user] = await queryAll<{ ProfileId: string; Profile: { Name: string } | null }>(
@@ -109,6 +113,7 @@ export async function preflight(connection: SalesforceConnection): Promise<Prefl
   };
 }
 
+/** A field field setup will create or change, and why. */
 export interface FieldChange {
   readonly field: CustomFieldSpec;
   /** `missing`: the org lacks the field; `changed`: it differs from the catalogue. */
@@ -117,6 +122,7 @@ export interface FieldChange {
   readonly differences: readonly string[];
 }
 
+/** What field setup would do: fields to upsert, grants to give, or nothing. */
 export interface FieldSetupPlan {
   /** Fields to upsert (missing or different), in catalogue order. */
   readonly upserts: readonly FieldChange[];
@@ -230,6 +236,10 @@ async function permissionSetState(
   return { name, id: set?.Id, assigned };
 }
 
+/**
+ * Compares the org's fields and grants with the catalogue and says what `setUpFields` would change,
+ * without changing anything.
+ */
 export async function planFieldSetup(
   connection: SalesforceConnection,
   options: FieldSetupOptions & { readonly preflight?: Preflight } = {},
@@ -287,6 +297,7 @@ export async function planFieldSetup(
   };
 }
 
+/** The outcome of one field's upsert or grant. */
 export interface FieldResult {
   readonly fullName: string;
   readonly ok: boolean;
@@ -295,6 +306,7 @@ export interface FieldResult {
   readonly errors: readonly MetadataError[];
 }
 
+/** What `setUpFields` did, per field, and the calls it made. */
 export interface FieldSetupResult {
   readonly plan: FieldSetupPlan;
   /** One entry per upserted field. */

@@ -8,6 +8,9 @@ import { readFile } from 'node:fs/promises';
 import type { PlanStep } from '../index.js';
 import { writePrivateFile } from './private-file.js';
 
+/**
+ * Where `applyPlan` records finished steps, so an interrupted run resumes without writing twice.
+ */
 export interface ApplyJournal {
   /** The record or feed item id written for `key`, if this step was done before. */
   get(key: string): string | undefined;
@@ -17,8 +20,10 @@ export interface ApplyJournal {
   clear?(): void | Promise<void>;
 }
 
+/** A journal in memory: what `applyPlan` uses when given none. */
 export function memoryJournal(entries: Record<string, string> = {}): ApplyJournal & {
   readonly entries: Record<string, string>;
+  /** Forgets every step. */
   clear(): void;
 } {
   const map = new Map(Object.entries(entries));

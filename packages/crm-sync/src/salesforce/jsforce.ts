@@ -47,11 +47,15 @@ export interface JsforceConnection {
   readonly limitInfo?:
     | { readonly apiUsage?: { readonly used: number; readonly limit: number } | undefined }
     | undefined;
+  /** Sends a REST or Tooling request. */
   request<R = unknown>(request: JsforceRequest, options?: object): PromiseLike<R>;
   readonly metadata: {
+    /** Metadata API `upsertMetadata`. */
     upsert(type: string, metadata: object[]): PromiseLike<unknown>;
+    /** Metadata API `updateMetadata`. */
     update(type: string, metadata: object[]): PromiseLike<unknown>;
   };
+  /** Listens for jsforce's session refresh; the listener gets the new access token. */
   on(event: 'refresh', listener: (accessToken: string) => void): unknown;
 }
 

@@ -10,9 +10,10 @@ import { SalesforceError } from './errors.js';
 import { hostText } from './host-text.js';
 import { requireSecureUrl } from './secure-url.js';
 
-/** The six scopes of spec section 5.2, all requested at connect time. */
+/** The six OAuth scopes, all requested at connect time. */
 export const SCOPES = ['api', 'sfap_api', 'id', 'refresh_token', 'full', 'openid'] as const;
 
+/** The login hosts of production orgs and sandboxes. */
 export const LOGIN_HOSTS = {
   production: 'https://login.salesforce.com',
   sandbox: 'https://test.salesforce.com',
@@ -31,6 +32,7 @@ export function resolveLoginUrl(
   return new URL(requireSecureUrl(url, 'Login host')).origin;
 }
 
+/** The connected app: consumer key, and secret when it requires one. */
 export interface OAuthClient {
   /** Consumer key of the connected app. */
   readonly clientId: string;
@@ -40,6 +42,7 @@ export interface OAuthClient {
   readonly loginUrl?: string | undefined;
 }
 
+/** A started login: the URL to open, and what to keep until the callback. */
 export interface AuthorizationRequest {
   /** Where to send the user's browser. */
   readonly url: string;

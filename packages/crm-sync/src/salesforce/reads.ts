@@ -23,6 +23,7 @@ import type { SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
 import { queryUriBound } from './query-uri.js';
 
+/** One page of a REST query's records. */
 export interface QueryPage<T> {
   readonly totalSize: number;
   readonly done: boolean;
@@ -30,6 +31,7 @@ export interface QueryPage<T> {
   readonly records: T[];
 }
 
+/** How `queryAll` queries: Tooling API, deleted records, Bulk API 2.0. */
 export interface QueryCallOptions<T = Record<string, unknown>> {
   readonly tooling?: boolean;
   /**
@@ -115,6 +117,7 @@ export async function queryAll<T = Record<string, unknown>>(
   return records;
 }
 
+/** A field as the object's describe shows it to the connecting user. */
 export interface DescribeField {
   readonly name: string;
   readonly type: string;
@@ -195,6 +198,7 @@ async function followChildren(
   }
 }
 
+/** Records read, and the columns left out because the user cannot read them. */
 export interface ReadResult<T> {
   readonly records: T[];
   /** Columns left out because the user cannot read them, in the order they were found. */
@@ -203,6 +207,7 @@ export interface ReadResult<T> {
   readonly types?: Readonly<Record<string, string>>;
 }
 
+/** What `readRecords` reads: `buildQuery`'s options, deleted records, Bulk API 2.0. */
 export interface ReadOptions extends Omit<QueryOptions, 'maxLength' | 'measure'> {
   readonly includeDeleted?: boolean;
   /** Read large results through Bulk API 2.0 query jobs (see `queryAll`). */
@@ -290,6 +295,7 @@ function hiddenColumns(
   );
 }
 
+/** What `readCrm` reads: owners, fields known to be unreadable, extra fields, Bulk API 2.0. */
 export interface CrmReadOptions {
   /** Read Account owners (OwnerId, Owner.Email, Owner.Name). Default false. */
   readonly ownerSync?: boolean;
@@ -301,6 +307,7 @@ export interface CrmReadOptions {
   readonly bulk?: BulkOptions | false;
 }
 
+/** What `readCrm` read: the records `planSync` takes, and the columns left out per object. */
 export interface CrmRead extends CrmSnapshot {
   readonly accounts: CrmAccount[];
   readonly contacts: CrmContact[];

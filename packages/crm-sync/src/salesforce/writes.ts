@@ -18,6 +18,7 @@ import {
 import type { SalesforceConnection } from './connection.js';
 import { SalesforceError } from './errors.js';
 
+/** Whether a create runs the org's assignment rules. */
 export interface CreateOptions {
   /**
    * Let the org's active assignment rules (Lead, Account) run on create (default true,
@@ -78,6 +79,7 @@ function refusal(error: unknown): CompositeResponse {
   throw error;
 }
 
+/** Progress callback of `updateRecords`. */
 export interface UpdateRecordsOptions {
   /** Called after each composite call with the outcomes so far, in the order sent. */
   readonly onBatch?: (outcomes: readonly RecordOutcome[]) => void;
