@@ -4,6 +4,7 @@
 // Bun.serve and Deno.serve over the embedded store and PostgreSQL and must answer as node:http does.
 // Writes results.json and, when every row passed, the "Runtimes" table of the root README.
 // Runtimes come from the npm registry (lib/tools.mjs); one that cannot be installed fails the run.
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -211,9 +212,14 @@ function tsconfig(resolution) {
   };
 }
 
-/** The least Deno needs to serve lookup-core: listen on loopback, and what each store reads. */
+/**
+ * The least Deno needs to serve lookup-core: listen on loopback, and for PGlite read its own files
+ * (the wasm and data beside it), for pg read the PG* variables it looks up for connection defaults.
+ */
 function denoServeFlags(store) {
-  return store === 'embedded' ? ['--allow-net=127.0.0.1', '--allow-read'] : ['--allow-net=127.0.0.1', '--allow-env'];
+  return store === 'embedded'
+    ? ['--allow-net=127.0.0.1', '--allow-read=node_modules/@electric-sql/pglite/dist']
+    : ['--allow-net=127.0.0.1', '--allow-env=PG*'];
 }
 
 function workerdVersion() {
@@ -229,4 +235,6 @@ if (failed.length > 0) {
 } else {
   writeRuntimesTable(rows);
   console.log(`\nruntimes: ${rows.length} rows passed; results.json and the Runtimes table of README.md written`);
+  // The READMEs' runtime claims against the table just written.
+  execFileSync(process.execPath, ['--test', join(here, 'readme.test.mjs')], { stdio: 'inherit' });
 }

@@ -13,7 +13,8 @@ export async function runInChromium(project, servers) {
     else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script src="/app.js"></script>');
   });
   await new Promise((resolve) => page.listen(0, '127.0.0.1', resolve));
-  const { chromium } = await loadTool('playwright-core');
+  // A CommonJS package: its exports come as the default export.
+  const { chromium } = (await loadTool('playwright-core')).default;
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
   try {
     const tab = await browser.newPage();

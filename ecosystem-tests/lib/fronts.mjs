@@ -6,7 +6,8 @@ import { createServer } from 'node:http';
 /** What a server must send for a page on another origin to call the lookup (see lookup-client's README). */
 export const CORS_HEADERS = {
   'access-control-allow-methods': 'POST',
-  'access-control-allow-headers': 'authorization, content-type, x-service-client',
+  // x-service-secret-key: the key transport the client tries when a bearer key is refused.
+  'access-control-allow-headers': 'authorization, content-type, x-service-client, x-service-secret-key',
   'access-control-expose-headers': 'x-request-id, retry-after',
   'access-control-max-age': '600',
 };

@@ -26,7 +26,7 @@ export function run(bin, args, { cwd, env = process.env, input } = {}) {
 /** Runs a command that must succeed; its stdout. */
 export async function runOrThrow(bin, args, options) {
   const ran = await run(bin, args, options);
-  if (ran.code !== 0) throw new Error(`${bin} ${args.join(' ')} exited ${ran.code}: ${ran.stderr.trim()}`);
+  if (ran.code !== 0) throw new Error(`${bin} ${args.join(' ')} exited ${ran.code}: ${(ran.stderr + ran.stdout).trim()}`);
   return ran;
 }
 
