@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { README, readRuntimesTable, renderTable, START, END } from './lib/readme.mjs';
+import { END, README, readRuntimesTable, renderTable, START } from './lib/readme.mjs';
 
 const CLIENT_README = new URL('../packages/lookup-client/README.md', import.meta.url);
 const root = readFileSync(README, 'utf8');
@@ -31,8 +31,12 @@ const section = (text, heading) => {
 };
 
 const claims = {
-  "the root README's lookup-client row": root.split('\n').find((line) => line.startsWith('| [`@service/lookup-client`]')),
-  "lookup-client's README, its opening list": client.split('\n').find((line) => line.startsWith('- Runs on')),
+  "the root README's lookup-client row": root
+    .split('\n')
+    .find((line) => line.startsWith('| [`@service/lookup-client`]')),
+  "lookup-client's README, its opening list": client
+    .split('\n')
+    .find((line) => line.startsWith('- Runs on')),
   "lookup-client's README, Runtimes": section(client, '## Runtimes'),
 };
 
@@ -42,7 +46,10 @@ for (const [where, text] of Object.entries(claims)) {
     for (const [pattern, runtime] of NAMES) {
       if (!pattern.test(text)) continue;
       assert.ok(
-        runtime && table.some((row) => row.package === '@service/lookup-client' && row.runtime.startsWith(runtime)),
+        runtime &&
+          table.some(
+            (row) => row.package === '@service/lookup-client' && row.runtime.startsWith(runtime),
+          ),
         `${where} names ${pattern.exec(text)[0]}, which the Runtimes table has no lookup-client row for`,
       );
     }
@@ -52,12 +59,22 @@ for (const [where, text] of Object.entries(claims)) {
 test('the Runtimes table is the one the last run wrote', () => {
   const between = root.slice(root.indexOf(START) + START.length, root.indexOf(END)).trim();
   assert.equal(between, renderTable(results));
-  assert.ok(results.every((row) => row.ok), 'results.json holds a failed row');
+  assert.ok(
+    results.every((row) => row.ok),
+    'results.json holds a failed row',
+  );
 });
 
 test("lookup-client's Node.js minimum is the oldest Node.js row", () => {
-  const [, claimed] = /Node\.js (\d+\.\d+)\+/.exec(claims["lookup-client's README, its opening list"]);
-  const versions = table.filter((row) => row.runtime.startsWith('Node.js')).map((row) => row.version);
+  const [, claimed] = /Node\.js (\d+\.\d+)\+/.exec(
+    claims["lookup-client's README, its opening list"],
+  );
+  const versions = table
+    .filter((row) => row.runtime.startsWith('Node.js'))
+    .map((row) => row.version);
   const oldest = versions.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))[0];
-  assert.ok(oldest.startsWith(`${claimed}.`), `the README claims Node.js ${claimed}+, the oldest row is ${oldest}`);
+  assert.ok(
+    oldest.startsWith(`${claimed}.`),
+    `the README claims Node.js ${claimed}+, the oldest row is ${oldest}`,
+  );
 });

@@ -51,7 +51,8 @@ async function row(fields, body) {
   console.log(
     `${record.ok ? 'pass' : 'FAIL'}  ${name} ${record.version ?? ''}  runtime install ${seconds(record.installMs)}, project install ${seconds(record.projectInstallMs)}, run ${seconds(record.runMs)}`,
   );
-  for (const result of record.results.filter((r) => !r.ok)) console.log(`      ${result.check}: ${result.detail}`);
+  for (const result of record.results.filter((r) => !r.ok))
+    console.log(`      ${result.check}: ${result.detail}`);
 }
 
 /** A project holding the installed `name` (npm, run by `node`) and the client entries. */
@@ -62,15 +63,38 @@ function npmProject(folder, name, node) {
   return { dir, projectInstallMs };
 }
 
+/**
+ * A row whose checks a library on this Node.js drives (miniflare, edge-runtime, playwright-core),
+ * in a project of its own; `drive(dir, record)` resolves with the results.
+ */
+function drivenRow(fields, driver, drive) {
+  return row(fields, async (record) => {
+    const { installMs } = tool(driver);
+    const project = npmProject(driver, CLIENT, currentNode);
+    const started = performance.now();
+    const results = await drive(project.dir, record);
+    return {
+      installMs,
+      projectInstallMs: project.projectInstallMs,
+      runMs: performance.now() - started,
+      results,
+    };
+  });
+}
+
 /** The results a command-line entry printed as its last line, or its failure. */
 function printedResults(ran) {
   const last = ran.stdout.trim().split('\n').at(-1) ?? '';
   if (last.startsWith('[')) return JSON.parse(last);
-  return [{ check: 'run', ok: false, detail: `exited ${ran.code}: ${(ran.stderr || ran.stdout).trim()}` }];
+  return [
+    { check: 'run', ok: false, detail: `exited ${ran.code}: ${(ran.stderr || ran.stdout).trim()}` },
+  ];
 }
 
 const packed = packAll(work);
-const [currentNode, ...olderNodes] = nodeRuntimes(packed).filter((n) => n.packages.includes(CLIENT));
+const [currentNode, ...olderNodes] = nodeRuntimes(packed).filter((n) =>
+  n.packages.includes(CLIENT),
+);
 const core = npmProject('lookup-core', CORE, currentNode);
 const server = await serve(currentNode, core.dir, { events: SAMPLE_EVENTS, key: SAMPLE_KEY });
 cleanups.push(() => server.stop());
@@ -79,7 +103,9 @@ const stall = await startFront({ fault: 'stall' });
 const corsFront = await startFront({ target: server.baseUrl, cors: true });
 const corsFlaky = await startFront({ target: server.baseUrl, fault: '503-once', cors: true });
 const corsStall = await startFront({ fault: 'stall', cors: true });
-cleanups.push(...[flaky, stall, corsFront, corsFlaky, corsStall].map((front) => () => front.close()));
+cleanups.push(
+  ...[flaky, stall, corsFront, corsFlaky, corsStall].map((front) => () => front.close()),
+);
 const servers = (rowId) => ({
   baseUrl: server.baseUrl,
   flakyUrl: `${flaky.url}/${rowId}`,
@@ -93,24 +119,64 @@ try {
   for (const node of [currentNode, ...olderNodes]) {
     const version = node.name.replace(/^node /, '');
     const project = npmProject(`node-${version}`, CLIENT, node);
-    for (const [variant, entry] of [['ES module', 'node.mjs'], ['CommonJS', 'node.cjs']]) {
-      await row({ package: CLIENT, runtime: 'Node.js', variant, version, tested: CLIENT_CHECKS, flags: 'none' }, async () => {
-        const ran = await run(node.bin, [entry, JSON.stringify(servers(`node-${version}-${entry}`))], { cwd: project.dir });
-        return { projectInstallMs: project.projectInstallMs, runMs: ran.ms, results: printedResults(ran) };
-      });
+    for (const [variant, entry] of [
+      ['ES module', 'node.mjs'],
+      ['CommonJS', 'node.cjs'],
+    ]) {
+      await row(
+        {
+          package: CLIENT,
+          runtime: 'Node.js',
+          variant,
+          version,
+          tested: CLIENT_CHECKS,
+          flags: 'none',
+        },
+        async () => {
+          const ran = await run(
+            node.bin,
+            [entry, JSON.stringify(servers(`node-${version}-${entry}`))],
+            { cwd: project.dir },
+          );
+          return {
+            projectInstallMs: project.projectInstallMs,
+            runMs: ran.ms,
+            results: printedResults(ran),
+          };
+        },
+      );
     }
   }
 
   for (const resolution of ['node16', 'bundler']) {
-    await row({ package: CLIENT, runtime: 'TypeScript', variant: `moduleResolution ${resolution}`, version: PINNED.typescript, tested: `tsc (strict, checkJs), then on Node.js ${process.versions.node}: ${CLIENT_CHECKS}`, flags: 'none' }, async () => {
-      const { prefix, installMs } = tool('typescript');
-      const project = npmProject(`typescript-${resolution}`, CLIENT, currentNode);
-      writeFileSync(join(project.dir, 'tsconfig.json'), JSON.stringify(tsconfig(resolution)));
-      const tsc = join(prefix, 'node_modules', 'typescript', 'bin', 'tsc');
-      await runOrThrow(currentNode.bin, [tsc, '-p', 'tsconfig.json'], { cwd: project.dir });
-      const ran = await run(currentNode.bin, ['dist/main.mjs', JSON.stringify(servers(`ts-${resolution}`))], { cwd: project.dir });
-      return { installMs, projectInstallMs: project.projectInstallMs, runMs: ran.ms, results: printedResults(ran) };
-    });
+    await row(
+      {
+        package: CLIENT,
+        runtime: 'TypeScript',
+        variant: `moduleResolution ${resolution}`,
+        version: PINNED.typescript,
+        tested: `tsc (strict, checkJs), then on Node.js ${process.versions.node}: ${CLIENT_CHECKS}`,
+        flags: 'none',
+      },
+      async () => {
+        const { prefix, installMs } = tool('typescript');
+        const project = npmProject(`typescript-${resolution}`, CLIENT, currentNode);
+        writeFileSync(join(project.dir, 'tsconfig.json'), JSON.stringify(tsconfig(resolution)));
+        const tsc = join(prefix, 'node_modules', 'typescript', 'bin', 'tsc');
+        await runOrThrow(currentNode.bin, [tsc, '-p', 'tsconfig.json'], { cwd: project.dir });
+        const ran = await run(
+          currentNode.bin,
+          ['dist/main.mjs', JSON.stringify(servers(`ts-${resolution}`))],
+          { cwd: project.dir },
+        );
+        return {
+          installMs,
+          projectInstallMs: project.projectInstallMs,
+          runMs: ran.ms,
+          results: printedResults(ran),
+        };
+      },
+    );
   }
 
   const bunInstall = tool('bun');
@@ -120,74 +186,158 @@ try {
   cpSync(join(here, 'client'), bunProject, { recursive: true });
   writeFileSync(join(bunProject, 'package.json'), '{"name":"app","private":true}\n');
   const bunAdd = await runOrThrow(bun, ['add', packed.get(CLIENT).tarball], { cwd: bunProject });
-  for (const [variant, entry] of [['ES module', 'node.mjs'], ['CommonJS', 'node.cjs']]) {
-    await row({ package: CLIENT, runtime: 'Bun', variant, version: bunVersion, tested: `bun add, then ${CLIENT_CHECKS}`, flags: 'none' }, async () => {
-      const ran = await run(bun, [entry, JSON.stringify(servers(`bun-${entry}`))], { cwd: bunProject });
-      return { installMs: bunInstall.installMs, projectInstallMs: bunAdd.ms, runMs: ran.ms, results: printedResults(ran) };
-    });
+  for (const [variant, entry] of [
+    ['ES module', 'node.mjs'],
+    ['CommonJS', 'node.cjs'],
+  ]) {
+    await row(
+      {
+        package: CLIENT,
+        runtime: 'Bun',
+        variant,
+        version: bunVersion,
+        tested: `bun add, then ${CLIENT_CHECKS}`,
+        flags: 'none',
+      },
+      async () => {
+        const ran = await run(bun, [entry, JSON.stringify(servers(`bun-${entry}`))], {
+          cwd: bunProject,
+        });
+        return {
+          installMs: bunInstall.installMs,
+          projectInstallMs: bunAdd.ms,
+          runMs: ran.ms,
+          results: printedResults(ran),
+        };
+      },
+    );
   }
 
   const denoInstall = tool('deno');
   const deno = toolBin('deno');
   const denoVersion = /deno (\S+)/.exec((await runOrThrow(deno, ['--version'])).stdout)[1];
   const denoEnv = { ...process.env, DENO_NO_UPDATE_CHECK: '1' };
-  await row({ package: CLIENT, runtime: 'Deno', variant: 'ES module', version: denoVersion, tested: CLIENT_CHECKS, flags: '`--allow-net=<host:port of each server called>`' }, async () => {
-    const project = npmProject('deno', CLIENT, currentNode);
-    const flags = [`--allow-net=${clientHosts.join(',')}`];
-    const ran = await run(deno, ['run', ...flags, 'node.mjs', JSON.stringify(servers('deno'))], { cwd: project.dir, env: denoEnv });
-    return { installMs: denoInstall.installMs, projectInstallMs: project.projectInstallMs, runMs: ran.ms, results: printedResults(ran) };
-  });
+  await row(
+    {
+      package: CLIENT,
+      runtime: 'Deno',
+      variant: 'ES module',
+      version: denoVersion,
+      tested: CLIENT_CHECKS,
+      flags: '`--allow-net=<host:port of each server called>`',
+    },
+    async () => {
+      const project = npmProject('deno', CLIENT, currentNode);
+      const flags = [`--allow-net=${clientHosts.join(',')}`];
+      const ran = await run(deno, ['run', ...flags, 'node.mjs', JSON.stringify(servers('deno'))], {
+        cwd: project.dir,
+        env: denoEnv,
+      });
+      return {
+        installMs: denoInstall.installMs,
+        projectInstallMs: project.projectInstallMs,
+        runMs: ran.ms,
+        results: printedResults(ran),
+      };
+    },
+  );
 
-  await row({ package: CLIENT, runtime: 'workerd (miniflare)', variant: 'bundled by esbuild', version: workerdVersion(), tested: CLIENT_CHECKS, flags: 'no `nodejs_compat`' }, async () => {
-    const { installMs } = tool('miniflare');
-    const project = npmProject('workerd', CLIENT, currentNode);
-    const started = performance.now();
-    const results = await runInWorkerd(project.dir, servers('workerd'));
-    return { installMs, projectInstallMs: project.projectInstallMs, runMs: performance.now() - started, results };
-  });
+  const edges = [
+    ['workerd (miniflare)', workerdVersion(), 'no `nodejs_compat`', 'miniflare', runInWorkerd],
+    ['edge-runtime', PINNED['edge-runtime'], 'none', 'edge-runtime', runInEdgeRuntime],
+  ];
+  for (const [runtime, version, flags, driver, runIn] of edges) {
+    const fields = {
+      package: CLIENT,
+      runtime,
+      variant: 'bundled by esbuild',
+      version,
+      tested: CLIENT_CHECKS,
+      flags,
+    };
+    await drivenRow(fields, driver, (dir) => runIn(dir, servers(driver)));
+  }
 
-  await row({ package: CLIENT, runtime: 'edge-runtime', variant: 'bundled by esbuild', version: PINNED['edge-runtime'], tested: CLIENT_CHECKS, flags: 'none' }, async () => {
-    const { installMs } = tool('edge-runtime');
-    const project = npmProject('edge-runtime', CLIENT, currentNode);
-    const started = performance.now();
-    const results = await runInEdgeRuntime(project.dir, servers('edge-runtime'));
-    return { installMs, projectInstallMs: project.projectInstallMs, runMs: performance.now() - started, results };
-  });
-
-  await row({ package: CLIENT, runtime: 'Chromium (headless)', variant: 'bundled by esbuild', tested: `secret key refused; with \`dangerouslyAllowBrowser\`, blocked by a server without CORS headers, and through one with them: ${CLIENT_CHECKS}`, flags: '`dangerouslyAllowBrowser: true`; the server sends CORS headers' }, async (record) => {
-    const { installMs } = tool('playwright-core');
-    const project = npmProject('chromium', CLIENT, currentNode);
-    const started = performance.now();
-    const { results, version } = await runInChromium(project.dir, {
-      withoutCors: { baseUrl: server.baseUrl, key: SAMPLE_KEY },
-      withCors: { baseUrl: corsFront.url, flakyUrl: `${corsFlaky.url}/chromium`, stallUrl: corsStall.url, key: SAMPLE_KEY },
-    });
-    record.version = version;
-    return { installMs, projectInstallMs: project.projectInstallMs, runMs: performance.now() - started, results };
-  });
+  await drivenRow(
+    {
+      package: CLIENT,
+      runtime: 'Chromium (headless)',
+      variant: 'bundled by esbuild',
+      tested: `secret key refused; with \`dangerouslyAllowBrowser\`, blocked by a server without CORS headers, and through one with them: ${CLIENT_CHECKS}`,
+      flags: '`dangerouslyAllowBrowser: true`; the server sends CORS headers',
+    },
+    'playwright-core',
+    async (dir, record) => {
+      const { results, version } = await runInChromium(dir, {
+        withoutCors: { baseUrl: server.baseUrl, key: SAMPLE_KEY },
+        withCors: {
+          baseUrl: corsFront.url,
+          flakyUrl: `${corsFlaky.url}/chromium`,
+          stallUrl: corsStall.url,
+          key: SAMPLE_KEY,
+        },
+      });
+      record.version = version;
+      return results;
+    },
+  );
 
   const events = readFileSync(SAMPLE_EVENTS, 'utf8');
   const coreRuntimes = [
-    { runtime: 'Bun.serve', version: bunVersion, installMs: bunInstall.installMs, command: (flags, args) => [bun, ['serve.mjs', ...args]] },
-    { runtime: 'Deno.serve', version: denoVersion, installMs: denoInstall.installMs, command: (flags, args) => [deno, ['run', ...flags, 'serve.mjs', ...args]] },
+    {
+      runtime: 'Bun.serve',
+      version: bunVersion,
+      installMs: bunInstall.installMs,
+      flags: () => [],
+      command: (flags, args) => [bun, [...flags, 'serve.mjs', ...args]],
+    },
+    {
+      runtime: 'Deno.serve',
+      version: denoVersion,
+      installMs: denoInstall.installMs,
+      flags: denoServeFlags,
+      command: (flags, args) => [deno, ['run', ...flags, 'serve.mjs', ...args]],
+    },
   ];
   for (const coreRuntime of coreRuntimes) {
     for (const store of ['embedded', 'PostgreSQL']) {
-      const flags = coreRuntime.runtime === 'Deno.serve' ? denoServeFlags(store) : [];
-      await row({ package: CORE, runtime: coreRuntime.runtime, variant: `${store} store`, version: coreRuntime.version, tested: 'the conformance requests, answered as node:http answers them', flags: flags.length ? flags.map((f) => `\`${f}\``).join(' ') : 'none' }, async () => {
-        const database = store === 'PostgreSQL' ? await throwawayDatabase(core.dir) : undefined;
-        const [bin, args] = coreRuntime.command(flags, [SAMPLE_KEY, ...(database ? [database.url] : [])]);
-        const started = performance.now();
-        let listening;
-        try {
-          listening = await startServer(bin, args, { cwd: core.dir, env: denoEnv, input: events });
-          const results = await compareAnswers(listening.url, server.baseUrl, SAMPLE_KEY);
-          return { installMs: coreRuntime.installMs, projectInstallMs: core.projectInstallMs, runMs: performance.now() - started, results };
-        } finally {
-          listening?.stop();
-          await database?.drop();
-        }
-      });
+      const flags = coreRuntime.flags(store);
+      await row(
+        {
+          package: CORE,
+          runtime: coreRuntime.runtime,
+          variant: `${store} store`,
+          version: coreRuntime.version,
+          tested: 'the conformance requests, answered as node:http answers them',
+          flags: flags.length ? flags.map((f) => `\`${f}\``).join(' ') : 'none',
+        },
+        async () => {
+          const database = store === 'PostgreSQL' ? await throwawayDatabase(core.dir) : undefined;
+          const [bin, args] = coreRuntime.command(flags, [
+            SAMPLE_KEY,
+            ...(database ? [database.url] : []),
+          ]);
+          const started = performance.now();
+          let listening;
+          try {
+            listening = await startServer(bin, args, {
+              cwd: core.dir,
+              env: denoEnv,
+              input: events,
+            });
+            const results = await compareAnswers(listening.url, server.baseUrl, SAMPLE_KEY);
+            return {
+              installMs: coreRuntime.installMs,
+              projectInstallMs: core.projectInstallMs,
+              runMs: performance.now() - started,
+              results,
+            };
+          } finally {
+            listening?.stop();
+            await database?.drop();
+          }
+        },
+      );
     }
   }
 } finally {
@@ -230,11 +380,15 @@ function workerdVersion() {
 writeFileSync(RESULTS, `${JSON.stringify(rows, null, 2)}\n`);
 const failed = rows.filter((r) => !r.ok);
 if (failed.length > 0) {
-  console.error(`\nruntimes: ${failed.length} of ${rows.length} rows failed; ${README} left as it was`);
+  console.error(
+    `\nruntimes: ${failed.length} of ${rows.length} rows failed; ${README} left as it was`,
+  );
   process.exitCode = 1;
 } else {
   writeRuntimesTable(rows);
-  console.log(`\nruntimes: ${rows.length} rows passed; results.json and the Runtimes table of README.md written`);
+  console.log(
+    `\nruntimes: ${rows.length} rows passed; results.json and the Runtimes table of README.md written`,
+  );
   // The READMEs' runtime claims against the table just written.
   execFileSync(process.execPath, ['--test', join(here, 'readme.test.mjs')], { stdio: 'inherit' });
 }

@@ -9,8 +9,13 @@ async function browserChecks({ withoutCors, withCors }) {
     new lib.LookupClient({ baseUrl: withoutCors.baseUrl, secretKey: withoutCors.key });
     results.push({ check: 'secret key refused', ok: false, detail: 'constructed in a page' });
   } catch (error) {
-    const refused = error instanceof lib.ConfigurationError && !error.message.includes(withoutCors.key);
-    results.push({ check: 'secret key refused', ok: refused, detail: `${error.name}: ${error.message}` });
+    const refused =
+      error instanceof lib.ConfigurationError && !error.message.includes(withoutCors.key);
+    results.push({
+      check: 'secret key refused',
+      ok: refused,
+      detail: `${error.name}: ${error.message}`,
+    });
   }
   const allowed = new lib.LookupClient({
     baseUrl: withoutCors.baseUrl,

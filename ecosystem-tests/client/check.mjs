@@ -39,7 +39,9 @@ export async function runChecks(lib, servers, options = {}) {
       return `${describe(error)}`;
     },
     async 'typed 401'() {
-      const error = await rejection(client({ secretKey: WRONG_KEY }).lookup({ domain: 'acme.com' }));
+      const error = await rejection(
+        client({ secretKey: WRONG_KEY }).lookup({ domain: 'acme.com' }),
+      );
       expect(error instanceof lib.UnauthorizedError, `rejected with ${describe(error)}`);
       return `${describe(error)}`;
     },

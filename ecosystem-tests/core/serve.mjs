@@ -15,4 +15,5 @@ const lookup = createLookupHandler({ store, keys: [{ key, workspace: 'default' }
 
 const listening = (port) => console.log(`listening on http://127.0.0.1:${port}`);
 if (Bun) listening(Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: lookup }).port);
-else Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => listening(port) }, lookup);
+else
+  Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => listening(port) }, lookup);

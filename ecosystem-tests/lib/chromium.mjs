@@ -7,10 +7,17 @@ import { bundle, loadTool } from './load-tool.mjs';
 import { CHROMIUM } from './tools.mjs';
 
 export async function runInChromium(project, servers) {
-  const script = await bundle(join(project, 'browser.mjs'), { format: 'iife', platform: 'browser' });
+  const script = await bundle(join(project, 'browser.mjs'), {
+    format: 'iife',
+    platform: 'browser',
+  });
   const page = createServer((req, res) => {
-    if (req.url === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script src="/app.js"></script>');
+    if (req.url === '/app.js')
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    else
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><script src="/app.js"></script>');
   });
   await new Promise((resolve) => page.listen(0, '127.0.0.1', resolve));
   // A CommonJS package: its exports come as the default export.

@@ -5,22 +5,47 @@
 // answer (200 by domain and by email, with activity, 400, 401 per key transport, 404, 405, 413).
 
 const LOOKUP = '/api/service/lookup';
-const COMPARED_HEADERS = ['content-type', 'www-authenticate', 'allow', 'retry-after', 'cache-control'];
+const COMPARED_HEADERS = [
+  'content-type',
+  'www-authenticate',
+  'allow',
+  'retry-after',
+  'cache-control',
+];
 
 /** `[name, { method, headers, body }, status]`; `KEY` in a header or body is the server's key. */
 export const REQUESTS = [
   ['domain', { bearer: true, body: { domain: 'acme.com' } }, 200],
-  ['email, with activity', { bearer: true, body: { email: 'ann.lee@acme.com', includeActivity: true } }, 200],
+  [
+    'email, with activity',
+    { bearer: true, body: { email: 'ann.lee@acme.com', includeActivity: true } },
+    200,
+  ],
   ['a URL as the domain', { bearer: true, body: { domain: 'https://www.acme.com/pricing' } }, 200],
-  ['key in x-service-secret-key', { headers: { 'x-service-secret-key': 'KEY' }, body: { domain: 'acme.com' } }, 200],
+  [
+    'key in x-service-secret-key',
+    { headers: { 'x-service-secret-key': 'KEY' }, body: { domain: 'acme.com' } },
+    200,
+  ],
   ['key in the body', { body: { domain: 'acme.com', secretKey: 'KEY' } }, 200],
   ['unknown domain', { bearer: true, body: { domain: 'unknown.example' } }, 404],
   ['no email or domain', { bearer: true, body: {} }, 400],
   ['a body that is not JSON', { bearer: true, body: '{"domain":' }, 400],
   ['no key', { body: { domain: 'acme.com' } }, 401],
-  ['a wrong key', { headers: { authorization: 'Bearer sk_live_wrong_0000000000000000000000' }, body: { domain: 'acme.com' } }, 401],
+  [
+    'a wrong key',
+    {
+      headers: { authorization: 'Bearer sk_live_wrong_0000000000000000000000' },
+      body: { domain: 'acme.com' },
+    },
+    401,
+  ],
   ['GET', { bearer: true, method: 'GET' }, 405],
-  ['a body over 16 KiB', { bearer: true, body: { domain: 'acme.com', pad: 'x'.repeat(17_000) } }, 413],
+  [
+    'a body over 16 KiB',
+    { bearer: true, body: { domain: 'acme.com', pad: 'x'.repeat(17_000) } },
+    413,
+  ],
 ];
 
 function init({ bearer, method = 'POST', headers = {}, body }, key) {
@@ -39,7 +64,9 @@ function init({ bearer, method = 'POST', headers = {}, body }, key) {
 
 async function answer(baseUrl, request, key) {
   const response = await fetch(new URL(LOOKUP, baseUrl), init(request, key));
-  const headers = Object.fromEntries(COMPARED_HEADERS.map((name) => [name, response.headers.get(name)]));
+  const headers = Object.fromEntries(
+    COMPARED_HEADERS.map((name) => [name, response.headers.get(name)]),
+  );
   return { status: response.status, headers, body: await response.text() };
 }
 
@@ -47,12 +74,17 @@ async function answer(baseUrl, request, key) {
 export async function compareAnswers(baseUrl, referenceUrl, key) {
   const results = [];
   for (const [name, request, status] of REQUESTS) {
-    const [got, want] = await Promise.all([answer(baseUrl, request, key), answer(referenceUrl, request, key)]);
+    const [got, want] = await Promise.all([
+      answer(baseUrl, request, key),
+      answer(referenceUrl, request, key),
+    ]);
     const same = JSON.stringify(got) === JSON.stringify(want);
     results.push({
       check: `${name} -> ${status}`,
       ok: same && got.status === status,
-      detail: same ? `${got.status}` : `answered ${JSON.stringify(got)}, node:http ${JSON.stringify(want)}`,
+      detail: same
+        ? `${got.status}`
+        : `answered ${JSON.stringify(got)}, node:http ${JSON.stringify(want)}`,
     });
   }
   return results;

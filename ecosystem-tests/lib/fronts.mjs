@@ -7,12 +7,19 @@ import { createServer } from 'node:http';
 export const CORS_HEADERS = {
   'access-control-allow-methods': 'POST',
   // x-service-secret-key: the key transport the client tries when a bearer key is refused.
-  'access-control-allow-headers': 'authorization, content-type, x-service-client, x-service-secret-key',
+  'access-control-allow-headers':
+    'authorization, content-type, x-service-client, x-service-secret-key',
   'access-control-expose-headers': 'x-request-id, retry-after',
   'access-control-max-age': '600',
 };
 
-const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+]);
 
 /**
  * Starts a server on loopback. `fault`: `'503-once'` answers 503 to the first request under each
@@ -51,7 +58,9 @@ export async function startFront({ target, fault, cors = false }) {
         headers,
         body,
       });
-      const kept = [...answer.headers].filter(([name]) => !HOP_BY_HOP.has(name) && name !== 'content-encoding');
+      const kept = [...answer.headers].filter(
+        ([name]) => !HOP_BY_HOP.has(name) && name !== 'content-encoding',
+      );
       res.writeHead(answer.status, Object.fromEntries(kept));
       res.end(Buffer.from(await answer.arrayBuffer()));
     } catch (error) {

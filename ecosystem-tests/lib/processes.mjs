@@ -26,7 +26,10 @@ export function run(bin, args, { cwd, env = process.env, input } = {}) {
 /** Runs a command that must succeed; its stdout. */
 export async function runOrThrow(bin, args, options) {
   const ran = await run(bin, args, options);
-  if (ran.code !== 0) throw new Error(`${bin} ${args.join(' ')} exited ${ran.code}: ${(ran.stderr + ran.stdout).trim()}`);
+  if (ran.code !== 0)
+    throw new Error(
+      `${bin} ${args.join(' ')} exited ${ran.code}: ${(ran.stderr + ran.stdout).trim()}`,
+    );
   return ran;
 }
 
@@ -40,7 +43,10 @@ export function startServer(bin, args, { cwd, env = process.env, input } = {}) {
       child.kill();
       reject(new Error(`${args.join(' ')} ${why}: ${output.trim()}`));
     };
-    const timer = setTimeout(() => fail(`did not listen within ${STARTUP_MS / 1000} s`), STARTUP_MS);
+    const timer = setTimeout(
+      () => fail(`did not listen within ${STARTUP_MS / 1000} s`),
+      STARTUP_MS,
+    );
     const onExit = (code) => {
       clearTimeout(timer);
       fail(`exited with ${code}`);

@@ -11,9 +11,17 @@ const HEADER = ['Package', 'Runtime', 'Version', 'Tested', 'Flags and permission
 export function renderTable(rows) {
   const cell = (text) => String(text).replaceAll('|', '\\|');
   const lines = rows.map((r) =>
-    [r.package, r.variant ? `${r.runtime}, ${r.variant}` : r.runtime, r.version, r.tested, r.flags].map(cell),
+    [
+      r.package,
+      r.variant ? `${r.runtime}, ${r.variant}` : r.runtime,
+      r.version,
+      r.tested,
+      r.flags,
+    ].map(cell),
   );
-  return [HEADER, HEADER.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+  return [HEADER, HEADER.map(() => '---'), ...lines]
+    .map((cells) => `| ${cells.join(' | ')} |`)
+    .join('\n');
 }
 
 /** `readme` with the text between the markers replaced by the table of `rows`. */
@@ -33,7 +41,10 @@ export function readRuntimesTable(readme) {
   const section = readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END));
   return section
     .split('\n')
-    .filter((line) => line.startsWith('| ') && !line.startsWith('| ---') && !line.startsWith(`| ${HEADER[0]} `))
+    .filter(
+      (line) =>
+        line.startsWith('| ') && !line.startsWith('| ---') && !line.startsWith(`| ${HEADER[0]} `),
+    )
     .map((line) => {
       const [pkg, runtime, version, tested, flags] = line.slice(2, -2).split(' | ');
       return { package: pkg, runtime, version, tested, flags };

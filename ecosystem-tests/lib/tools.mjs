@@ -18,7 +18,11 @@ export const PINNED = {
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'service-sdk', 'ecosystem');
+const cache = join(
+  process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+  'service-sdk',
+  'ecosystem',
+);
 
 /**
  * The install folder of the pinned `name` (its `node_modules` holds it), installing it first when
@@ -31,9 +35,13 @@ export function tool(name) {
   if (existsSync(marker)) return { prefix, installMs: null };
   rmSync(prefix, { recursive: true, force: true });
   const started = performance.now();
-  execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', '--prefix', prefix, spec], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    'npm',
+    ['install', '--silent', '--no-audit', '--no-fund', '--prefix', prefix, spec],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   return { prefix, installMs: performance.now() - started };
 }
 

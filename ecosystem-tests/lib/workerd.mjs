@@ -12,7 +12,9 @@ export async function runInWorkerd(project, servers) {
   });
   const { Miniflare } = await loadTool('miniflare');
   // The compatibility date the pinned workerd ships with (its version's date part), no flags.
-  const compatibilityDate = PINNED.miniflare.split('.')[1].replace(/(\d{4})(\d{2})(\d{2})/, '$1-$2-$3');
+  const compatibilityDate = PINNED.miniflare
+    .split('.')[1]
+    .replace(/(\d{4})(\d{2})(\d{2})/, '$1-$2-$3');
   const mf = new Miniflare({ modules: true, script, compatibilityDate, compatibilityFlags: [] });
   try {
     const response = await mf.dispatchFetch('http://worker/', {
