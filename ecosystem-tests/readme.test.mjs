@@ -1,6 +1,6 @@
 // The READMEs name only runtimes the matrix tests: each runtime a claim names has a row in the
 // root README's "Runtimes" table, the table is the one the last run's results.json renders, and the
-// Node.js minimum lookup-client claims is the oldest Node.js row. Run by run.mjs after each run;
+// Node.js minimum lookup-client claims is the oldest Node.js row. Run by run.mjs after a passing run;
 // `node --test ecosystem-tests/readme.test.mjs` runs it alone.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
