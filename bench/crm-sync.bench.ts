@@ -22,12 +22,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { customFields } from '@service/crm-sync';
-import { seedOrg } from '../packages/crm-sync/test/emulator/seed.ts';
 import {
   type Emulator,
   type RecordedRequest,
+  seedOrg,
   startEmulator,
-} from '../packages/crm-sync/test/emulator/server.ts';
+} from '@service/salesforce-emulator';
 import { runCli } from '../packages/crm-sync/test/salesforce/cli-runner.ts';
 import { sessionEvents, toNdjson } from '../packages/crm-sync/test/salesforce/events.ts';
 

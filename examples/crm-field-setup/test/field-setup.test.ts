@@ -5,11 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runScript, salesforceEnv } from '@service/example-smoke-kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-// The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
+// The Salesforce emulator the test suites share (faithful to Salesforce's
 // documented shapes, Metadata envelopes validated against the XSD when it is on this machine).
-import { STANDARD_USER } from '../../../packages/crm-sync/test/emulator/org.ts';
-import { type Emulator, startEmulator } from '../../../packages/crm-sync/test/emulator/server.ts';
+import { type Emulator, STANDARD_USER, startEmulator } from '@service/salesforce-emulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // Writes an sf CLI login with @salesforce/core itself (crm-sync's test helper) into `home`.
 const writeSfLogin = fileURLToPath(

@@ -5,8 +5,8 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { seedOrg } from '@service/salesforce-emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedOrg } from '../emulator/seed.ts';
 import { buildCli, packageDir } from './build-cli.js';
 import { runCli } from './cli-runner.js';
 import { useEmulator } from './helpers.js';
