@@ -26,10 +26,11 @@ import {
   type Emulator,
   type RecordedRequest,
   seedOrg,
+  sessionEvents,
   startEmulator,
+  toNdjson,
 } from '@service/salesforce-emulator';
-import { runCli } from '../packages/crm-sync/test/salesforce/cli-runner.ts';
-import { sessionEvents, toNdjson } from '../packages/crm-sync/test/salesforce/events.ts';
+import { runCli } from '@service/test-support';
 
 const sizes = (name: string, fallback: string) =>
   (process.env[name] ?? fallback).split(',').map((s) => Number(s.trim()));

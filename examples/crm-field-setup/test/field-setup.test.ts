@@ -7,13 +7,13 @@ import { promisify } from 'node:util';
 import { runScript, salesforceEnv } from '@service/example-smoke-kit';
 // The Salesforce emulator the test suites share (faithful to Salesforce's
 // documented shapes, Metadata envelopes validated against the XSD when it is on this machine).
-import { type Emulator, STANDARD_USER, startEmulator } from '@service/salesforce-emulator';
+import {
+  type Emulator,
+  SF_CLI_LOGIN,
+  STANDARD_USER,
+  startEmulator,
+} from '@service/salesforce-emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-
-// Writes an sf CLI login with @salesforce/core itself (crm-sync's test helper) into `home`.
-const writeSfLogin = fileURLToPath(
-  new URL('../../../packages/crm-sync/test/salesforce/sf-cli-login.ts', import.meta.url),
-);
 
 const cwd = fileURLToPath(new URL('..', import.meta.url));
 let out: string;
@@ -123,7 +123,7 @@ describe('examples/crm-field-setup with --target-org (an sf CLI login)', () => {
       SF_USE_GENERIC_UNIX_KEYCHAIN: 'true',
       SF_DISABLE_TELEMETRY: 'true',
     };
-    await promisify(execFile)(process.execPath, [writeSfLogin], {
+    await promisify(execFile)(process.execPath, [SF_CLI_LOGIN], {
       env: {
         ...process.env,
         ...sfHome,
