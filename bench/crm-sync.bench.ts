@@ -22,14 +22,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { customFields } from '@service/crm-sync';
-import { seedOrg } from '../packages/crm-sync/test/emulator/seed.ts';
 import {
   type Emulator,
   type RecordedRequest,
+  seedOrg,
+  sessionEvents,
   startEmulator,
-} from '../packages/crm-sync/test/emulator/server.ts';
-import { runCli } from '../packages/crm-sync/test/salesforce/cli-runner.ts';
-import { sessionEvents, toNdjson } from '../packages/crm-sync/test/salesforce/events.ts';
+  toNdjson,
+} from '@service/salesforce-emulator';
+import { runCli } from '@service/test-support';
 
 const sizes = (name: string, fallback: string) =>
   (process.env[name] ?? fallback).split(',').map((s) => Number(s.trim()));

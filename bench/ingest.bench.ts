@@ -7,16 +7,15 @@
 // INGEST_BENCH_PROFILE=1 also profiles the command (node --cpu-prof) and prints where its time went.
 // INGEST_BENCH_BASELINE=/path/to/other/dist/cli.js runs that build too, on the same file right after,
 // and prints its figure and the ratio (the machine is shared: compare within one run).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LookupStore, openEmbeddedStore, openPostgresStore } from '@service/lookup-core';
+import { createTestDatabase } from '@service/test-support';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SIZES = (process.env.INGEST_BENCH_SESSIONS ?? '100000,1000000').split(',').map(Number);
 const STORES = (process.env.INGEST_BENCH_STORES ?? 'embedded,postgres').split(',');
 const TARGETS: Record<string, number> = { embedded: 20_000, postgres: 50_000 };
@@ -187,17 +186,12 @@ async function embedded(dir: string): Promise<Target> {
 }
 
 async function postgres(): Promise<Target> {
-  const name = `ingest_bench_${randomBytes(4).toString('hex')}`;
-  const psql = (sql: string) => execFileSync('psql', [DATABASE_URL, '-qc', sql], { stdio: 'pipe' });
-  psql(`CREATE DATABASE ${name}`);
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${name}`;
+  const database = await createTestDatabase('ingest_bench');
+  if (database.missing !== undefined) throw new Error(database.missing);
   return {
-    flags: ['--database-url', url.toString()],
-    open: () => openPostgresStore({ connectionString: url.toString() }),
-    drop: async () => {
-      psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    },
+    flags: ['--database-url', database.url],
+    open: () => openPostgresStore({ connectionString: database.url }),
+    drop: () => database.drop(),
   };
 }
 

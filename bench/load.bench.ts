@@ -3,15 +3,13 @@
 // and 400s. Fails (exit 1) on any 5xx, connection error or timeout, any answer with another
 // status than its request expects, or server RSS after the run more than 20% above the RSS after
 // the warm-up. Settings: LOAD_BENCH_SECONDS (default 12), LOAD_BENCH_STORES=embedded,postgres.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestDatabase, ServerProcess } from '@service/test-support';
 import autocannon from 'autocannon';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.LOAD_BENCH_SECONDS ?? 12);
 // The server grows its heaps (V8, and PGlite's WebAssembly memory) to a plateau in the first
 // 20-40 s of load: RSS is compared from after the warm-up.
@@ -85,41 +83,14 @@ function rssOf(pid: number): number {
   return Number(kb) * 1024;
 }
 
-interface Server {
-  child: ChildProcess;
-  origin: string;
-  stop(): Promise<number | null>;
-}
-
-function serve(storeArgs: string[]): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    [CLI, 'serve', '--port', '0', '--events', SAMPLES, '--key', DEFAULT_KEY, ...storeArgs],
-    {
-      // No DATABASE_URL: serve would open it instead of the embedded store the side measures.
-      env: { ...process.env, SERVICE_SECRET_KEYS: `${NORTHWIND_KEY}=northwind`, DATABASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stderr?.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      stdout += d;
-      const origin = stdout.match(/listening on (http:\/\/127\.0\.0\.1:\d+)\n/)?.[1];
-      if (origin)
-        resolve({
-          child,
-          origin,
-          stop: () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-    });
-    exited.then((code) => reject(new Error(`serve exited early (${code}): ${stderr.trim()}`)));
+/** `service-lookup serve` on a free loopback port with the sample events, once it listens. */
+function serve(storeArgs: string[]) {
+  return ServerProcess.start({
+    command: process.execPath,
+    args: [CLI, 'serve', '--port', '0', '--events', SAMPLES, '--key', DEFAULT_KEY, ...storeArgs],
+    cwd: import.meta.dirname,
+    // No DATABASE_URL: serve would open it instead of the embedded store the side measures.
+    env: { SERVICE_SECRET_KEYS: `${NORTHWIND_KEY}=northwind`, DATABASE_URL: '' },
   });
 }
 
@@ -152,14 +123,14 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Runs the load against one store; returns the broken properties (empty when it held). */
 async function loadOne(label: string, storeArgs: string[]): Promise<string[]> {
-  const server = await serve(storeArgs);
-  const pid = server.child.pid ?? 0;
+  const { server, baseUrl: origin } = await serve(storeArgs);
+  const pid = server.pid ?? 0;
   try {
-    await fire(server.origin, WARM_UP_SECONDS, { unexpected: new Map() });
+    await fire(origin, WARM_UP_SECONDS, { unexpected: new Map() });
     await sleep(500);
     const rssBefore = rssOf(pid);
     const tally: Tally = { unexpected: new Map() };
-    const result = await fire(server.origin, SECONDS, tally);
+    const result = await fire(origin, SECONDS, tally);
     await sleep(500);
     const rssAfter = rssOf(pid);
 
@@ -196,25 +167,8 @@ async function loadOne(label: string, storeArgs: string[]): Promise<string[]> {
     if (code !== 0) broken.push(`${label}: serve exited with ${code} on SIGTERM`);
     return broken;
   } finally {
-    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    server.kill();
   }
-}
-
-/** A throwaway database for the PostgreSQL run, or null (with the reason printed) when none. */
-function createDatabase(): { url: string; drop(): void } | null {
-  const name = `load_bench_${randomBytes(4).toString('hex')}`;
-  const psql = (sql: string) => execFileSync('psql', [DATABASE_URL, '-qc', sql], { stdio: 'pipe' });
-  try {
-    psql(`CREATE DATABASE ${name}`);
-  } catch (error) {
-    const reason = (error as Error).message.split('\n')[0];
-    if (process.env.CI === 'true') throw error;
-    console.log(`postgres: skipped, cannot create a database at ${DATABASE_URL} (${reason})`);
-    return null;
-  }
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 const broken: string[] = [];
@@ -227,15 +181,15 @@ for (const store of STORES) {
   if (store === 'embedded') {
     broken.push(...(await loadOne('embedded (PGlite, in memory)', [])));
   } else if (store === 'postgres') {
-    const database = createDatabase();
-    if (database === null) {
-      skipped.push('postgres: no database could be created (see above)');
+    const database = await createTestDatabase('load_bench');
+    if (database.missing !== undefined) {
+      skipped.push(`postgres: ${database.missing}`);
       continue;
     }
     try {
       broken.push(...(await loadOne('postgres', ['--database-url', database.url])));
     } finally {
-      database.drop();
+      await database.drop();
     }
   }
 }

@@ -14,15 +14,14 @@
 //   LOOKUP_BENCH_SECONDS=5 per run                     LOOKUP_BENCH_CONNECTIONS=50
 //   LOOKUP_BENCH_WIDE_SECONDS=20 per wide-set run with the cache on
 // Ingest events/s at start-up is printed here; ingest.bench.ts measures ingest on its own.
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@service/test-support';
 import autocannon from 'autocannon';
 import { BENCH_KEY, hotSet, type Lookup, wideSet } from './lookup-data.ts';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SIZES = (process.env.LOOKUP_BENCH_SESSIONS ?? '100000,1000000').split(',').map(Number);
 const STORES = (process.env.LOOKUP_BENCH_STORES ?? 'embedded,postgres').split(',');
 const SECONDS = Number(process.env.LOOKUP_BENCH_SECONDS ?? 5);
@@ -198,24 +197,6 @@ function averageOf(answers: string[]) {
   return { average, total, reference };
 }
 
-function createDatabase(): { url: string; drop(): void } | string {
-  const name = `lookup_bench_${randomBytes(4).toString('hex')}`;
-  try {
-    execFileSync('psql', [DATABASE_URL, '-qc', `CREATE DATABASE ${name}`], { stdio: 'pipe' });
-  } catch (error) {
-    return `cannot create a database at ${DATABASE_URL} (${(error as Error).message.split('\n')[0]})`;
-  }
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () =>
-      execFileSync('psql', [DATABASE_URL, '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`], {
-        stdio: 'pipe',
-      }),
-  };
-}
-
 const rate = (m: Measured) => `${Math.round(m.perSecond).toLocaleString('en')} req/s`;
 const load = () =>
   loadavg()
@@ -238,12 +219,12 @@ console.log(
 for (const store of STORES) {
   for (const size of SIZES) {
     const label = `${store}, ${size.toLocaleString('en')} sessions`;
-    let database: ReturnType<typeof createDatabase> | undefined;
+    let database: TestDatabase | undefined;
     const env: Record<string, string> = { LOOKUP_STORE: store, LOOKUP_SESSIONS: String(size) };
     if (store === 'postgres') {
-      database = createDatabase();
-      if (typeof database === 'string') {
-        skipped.push(`${label}: ${database}`);
+      database = await createTestDatabase('lookup_bench');
+      if (database.missing !== undefined) {
+        skipped.push(`${label}: ${database.missing}`);
         continue;
       }
       env.DATABASE_URL = database.url;
@@ -366,7 +347,7 @@ for (const store of STORES) {
       bySize.set(`${store} ${size}`, { ...headline, firstPass: firstPass.perSecond });
     } finally {
       for (const server of servers) server.stop();
-      if (database !== undefined && typeof database !== 'string') database.drop();
+      if (database?.missing === undefined) await database?.drop();
     }
   }
   const [small, large] = SIZES;

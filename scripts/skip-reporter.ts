@@ -1,7 +1,7 @@
 /**
  * A vitest reporter that makes skipped tests visible. Tests that need something outside the
  * repository (a PostgreSQL server, Salesforce's schema in ../shared) are skipped with the reason
- * when it is missing (scripts/missing-prerequisite.ts); this reporter prints how many skipped and
+ * when it is missing (`requires` of @service/test-support); this reporter prints how many skipped and
  * why, and fails the run unless ALLOW_MISSING_PREREQUISITES=1 says the machine is known to lack
  * them. Under CI=true nothing may be missing: the opt-out is ignored there. Tests skipped for
  * another reason (`.skip`, `.todo`, a name filter, `.only` elsewhere) are counted, not failed.

@@ -5,16 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runScript, salesforceEnv } from '@service/example-smoke-kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-// The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
+// The Salesforce emulator the test suites share (faithful to Salesforce's
 // documented shapes, Metadata envelopes validated against the XSD when it is on this machine).
-import { STANDARD_USER } from '../../../packages/crm-sync/test/emulator/org.ts';
-import { type Emulator, startEmulator } from '../../../packages/crm-sync/test/emulator/server.ts';
-
-// Writes an sf CLI login with @salesforce/core itself (crm-sync's test helper) into `home`.
-const writeSfLogin = fileURLToPath(
-  new URL('../../../packages/crm-sync/test/salesforce/sf-cli-login.ts', import.meta.url),
-);
+import {
+  type Emulator,
+  SF_CLI_LOGIN,
+  STANDARD_USER,
+  startEmulator,
+} from '@service/salesforce-emulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const cwd = fileURLToPath(new URL('..', import.meta.url));
 let out: string;
@@ -124,7 +123,7 @@ describe('examples/crm-field-setup with --target-org (an sf CLI login)', () => {
       SF_USE_GENERIC_UNIX_KEYCHAIN: 'true',
       SF_DISABLE_TELEMETRY: 'true',
     };
-    await promisify(execFile)(process.execPath, [writeSfLogin], {
+    await promisify(execFile)(process.execPath, [SF_CLI_LOGIN], {
       env: {
         ...process.env,
         ...sfHome,

@@ -1,6 +1,6 @@
+export type { ServerCommand } from '@service/test-support';
 export { freePort } from './free-port.ts';
 export type { LookupSample } from './lookup-checks.ts';
-export type { ServerCommand } from './process.ts';
 export { runScript, type ScriptRun } from './run-script.ts';
 export { type LoopbackOrg, salesforceEnv } from './salesforce-env.ts';
 export { SAMPLE } from './sample.ts';

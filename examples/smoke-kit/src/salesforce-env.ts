@@ -1,4 +1,4 @@
-/** What a Salesforce org on loopback (the emulator of `packages/crm-sync/test/emulator`) hands out. */
+/** What a Salesforce org on loopback (the emulator of `tools/salesforce-emulator`) hands out. */
 export interface LoopbackOrg {
   /** Its login host, for refreshes. */
   readonly url: string;

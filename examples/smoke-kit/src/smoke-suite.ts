@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
+import type { ServerCommand } from '@service/test-support';
 import { describe, expect, it } from 'vitest';
 import { type LookupSample, lookupChecks } from './lookup-checks.ts';
-import type { ServerCommand } from './process.ts';
 import { SAMPLE } from './sample.ts';
 import { useServer } from './use-server.ts';
 

@@ -1,5 +1,5 @@
+import { type ServerCommand, ServerProcess } from '@service/test-support';
 import { afterAll, beforeAll } from 'vitest';
-import { type ServerCommand, ServerProcess } from './process.ts';
 
 export interface RunningServer {
   readonly baseUrl: string;

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { connect, setUpFields } from '@service/crm-sync/salesforce';
 import { runScript, salesforceEnv } from '@service/example-smoke-kit';
-import { afterEach, describe, expect, it } from 'vitest';
-// The Salesforce emulator of @service/crm-sync's own test suite (faithful to Salesforce's
+// The Salesforce emulator the test suites share (faithful to Salesforce's
 // documented shapes), on loopback.
-import { type Emulator, startEmulator } from '../../../packages/crm-sync/test/emulator/server.ts';
+import { type Emulator, startEmulator } from '@service/salesforce-emulator';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const cwd = fileURLToPath(new URL('..', import.meta.url));
 

@@ -1,5 +1,5 @@
+import { requires } from '@service/test-support';
 import { describe, expect, it } from 'vitest';
-import { requires } from '../../../scripts/missing-prerequisite.ts';
 import {
   buildProfileFieldPermissionsRequest,
   buildUpsertCustomFieldRequests,

@@ -2,6 +2,8 @@
  * The client through the global `fetch`, intercepted by msw (how users test code that calls us):
  * the two response shapes, schema drift both ways, retries and the key fallback.
  */
+
+import { sentBy } from '@service/test-support';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
@@ -13,7 +15,6 @@ import {
   ResponseValidationError,
 } from '../src/index.js';
 import { company, contact, KEY, lookupBody, lookupBodyWithActivity } from './support/fixtures.js';
-import { sentBy } from './support/sent-by.js';
 
 const baseUrl = 'https://lookup.example.com';
 const endpoint = `${baseUrl}/api/service/lookup`;

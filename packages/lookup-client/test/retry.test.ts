@@ -2,6 +2,8 @@
  * Retries, backoff and Retry-After under fake timers: the scripted fetch records the faked clock
  * at each attempt, so the waits between attempts are exact.
  */
+
+import { sentBy } from '@service/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ConnectionError,
@@ -15,7 +17,6 @@ import {
 } from '../src/index.js';
 import { KEY, lookupBody } from './support/fixtures.js';
 import { json, type Step, scriptedFetch } from './support/scripted-fetch.js';
-import { sentBy } from './support/sent-by.js';
 
 const START = Date.UTC(2026, 0, 5, 12, 0, 0);
 

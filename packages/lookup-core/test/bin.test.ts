@@ -3,10 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { requires } from '@service/test-support';
+import { missingOlderNode, olderNode } from '@service/test-support/older-node';
 import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requires } from '../../../scripts/missing-prerequisite.js';
-import { missingOlderNode, olderNode } from '../../../scripts/older-node.js';
 import { PACKAGE } from './support/cli.js';
 
 let bin = '';

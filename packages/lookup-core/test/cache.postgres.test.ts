@@ -1,9 +1,10 @@
 // The answer cache on PostgreSQL, beside a second store on the same database with no cache.
+
+import { createTestDatabase, requires } from '@service/test-support';
 import { afterAll, describe } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
 import { describeCache } from './support/cache-suite.js';
 import { describeLookup } from './support/lookup-suite.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 
 const database = await createTestDatabase();
 /** The behaviour table reads data of its own. */

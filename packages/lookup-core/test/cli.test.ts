@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliFromSource, PACKAGE } from './support/cli.js';
 import { session } from './support/events.js';
+import { serve } from './support/serve.js';
 
 const SAMPLES = join(PACKAGE, '../../samples/events.ndjson');
 const SAMPLE_KEY = 'sk_live_sample_default_000000000000000000';
@@ -42,21 +43,11 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('service-lookup serve', () => {
   it('ingests, prints where it listens, answers a lookup, and exits cleanly on SIGTERM', async () => {
-    const child = start(['serve', '--port', '0', '--events', SAMPLES, '--key', SAMPLE_KEY], {
+    const served = await serve(['--events', SAMPLES, '--key', SAMPLE_KEY], {
       SERVICE_SECRET_KEYS: `${ENV_KEY}=northwind`,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stderr?.on('data', (d) => (stderr += d));
-    const origin = await new Promise<string>((resolve, reject) => {
-      child.stdout?.on('data', (d) => {
-        stdout += d;
-        // Resolved once the curl line printed after "listening on" has arrived too.
-        const match = stdout.match(/listening on (http:\/\/127\.0\.0\.1:\d+)\ntry: curl .*\n/);
-        if (match?.[1]) resolve(match[1]);
-      });
-      child.on('close', () => reject(new Error(`exited early: ${stderr}`)));
-    });
+    const { origin } = served;
+    const stdout = served.stdout();
     expect(stdout).toMatch(/events\.ndjson: 14 ingested, 0 unchanged, 0 replaced, 0 rejected/);
     expect(stdout).toContain(
       `try: curl -s ${origin}/api/service/lookup -H "Authorization: Bearer $SERVICE_SECRET_KEY"`,
@@ -79,10 +70,9 @@ describe('service-lookup serve', () => {
     expect((await lookup(ENV_KEY, { domain: 'umbrella.eu' })).status).toBe(200);
     expect((await lookup(ENV_KEY, { domain: 'globex.com' })).status).toBe(404);
 
-    const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.kill('SIGTERM');
-    expect(await exit).toBe(0);
-    for (const key of [SAMPLE_KEY, ENV_KEY]) expect(stdout + stderr).not.toContain(key); // never printed
+    expect(await served.stop()).toBe(0);
+    for (const key of [SAMPLE_KEY, ENV_KEY])
+      expect(served.stdout() + served.stderr()).not.toContain(key); // never printed
   }, 60_000);
 
   it.each<[string, string[], RegExp]>([

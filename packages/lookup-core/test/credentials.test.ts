@@ -6,6 +6,7 @@
  * loopback (repeated headers arrive as separate lines).
  */
 import { request as httpRequest } from 'node:http';
+import { createTestDatabase, requires } from '@service/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presentedHeaderKey } from '../src/credentials.js';
 import {
@@ -17,7 +18,6 @@ import {
   openPostgresStore,
 } from '../src/index.js';
 import { baseEvents, KEY, KEYS, OTHER_KEY } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 import { listen } from './support/transport.js';
 
 /** Header lines as sent: a name may repeat. */

@@ -7,6 +7,8 @@
  * `store.ingest` takes lines from its caller (validated on the ingesting thread) and as
  * `service-lookup ingest` hands them over (validated on the validation thread, in chunks).
  */
+
+import { createTestDatabase, requires } from '@service/test-support';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +20,6 @@ import {
 import { readNdjson, type UnreadableLine } from '../src/ndjson.js';
 import { validatedOffThread } from '../src/validate-off-thread.js';
 import { linkedin, session } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 
 const MAX_LINE_BYTES = 4096;
 const utf8 = (s: string) => Buffer.from(s, 'utf8');

@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { createTestDatabase, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +19,6 @@ import {
 } from '../src/index.js';
 import { runCli } from './support/cli.js';
 import { linkedin, session } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 import { lookup, serve } from './support/serve.js';
 
 const database = await createTestDatabase();

@@ -1,11 +1,12 @@
 // Ingest and the aggregates on a PostgreSQL server, in a database of its own.
+
+import { createTestDatabase, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHANGES_CHANNEL, openPostgresStore } from '../src/index.js';
 import { decodeChange } from '../src/sql/changes.js';
 import { session } from './support/events.js';
 import { describeIngest } from './support/ingest-suite.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 
 const database = await createTestDatabase();
 

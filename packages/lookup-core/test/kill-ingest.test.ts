@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, requires } from '@service/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type LookupStore,
@@ -20,7 +21,6 @@ import {
 import { readNdjsonLines } from '../src/node.js';
 import { cliFromSource, PACKAGE } from './support/cli.js';
 import { linkedin, session } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 
 const WORKSPACES = ['default', 'second'];
 const EVENTS = 24_000;

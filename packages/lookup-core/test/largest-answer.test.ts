@@ -4,6 +4,8 @@
  * within the bound the README states (1,400,000 bytes), on both stores; one byte more in any
  * bounded field is rejected at ingest.
  */
+
+import { createTestDatabase, requires } from '@service/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createLookupHandler,
@@ -12,7 +14,6 @@ import {
   openPostgresStore,
 } from '../src/index.js';
 import { KEY, linkedin, session } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 
 /** The README's bound on a lookup answer, in bytes. */
 const LARGEST_ANSWER = 1_400_000;

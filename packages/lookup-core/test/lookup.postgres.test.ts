@@ -1,9 +1,9 @@
 // The lookup behaviour on a PostgreSQL server, in a database of its own.
+import { createTestDatabase, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
 import { describeLookup } from './support/lookup-suite.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 
 const database = await createTestDatabase();
 

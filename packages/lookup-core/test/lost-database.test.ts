@@ -4,11 +4,11 @@
  * (a store that is closed, as during shutdown).
  */
 
+import { createTestDatabase, DATABASE_URL, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupHandler, type LookupStore, openEmbeddedStore } from '../src/index.js';
 import { baseEvents, KEY, KEYS } from './support/events.js';
-import { createTestDatabase, DATABASE_URL, requires } from './support/postgres.js';
 import { lookup, serve } from './support/serve.js';
 
 const database = await createTestDatabase();

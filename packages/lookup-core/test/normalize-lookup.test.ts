@@ -8,6 +8,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTestDatabase, requires } from '@service/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createLookupHandler,
@@ -16,7 +17,6 @@ import {
   openPostgresStore,
 } from '../src/index.js';
 import { KEY, KEYS, session } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 import { lookup, serve } from './support/serve.js';
 
 const events = () => [

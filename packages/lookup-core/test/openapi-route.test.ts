@@ -2,14 +2,13 @@
  * Issue 11: the OpenAPI document served at GET /api/service/openapi.json (by the route module and
  * by `service-lookup serve`), and the checker that holds every conformance answer to it.
  */
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import document from '@service/lookup-client/openapi.json' with { type: 'json' };
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { LookupResult, PurchaseIntent } from '../src/index.js';
 import { withOpenApiRoute } from '../src/openapi-route.js';
-import { cliFromSource, PACKAGE } from './support/cli.js';
 import { expectDocumented } from './support/openapi-answers.js';
+import { serve } from './support/serve.js';
 
 describe('withOpenApiRoute', () => {
   let origin: string;
@@ -50,32 +49,13 @@ describe('withOpenApiRoute', () => {
 describe('service-lookup serve', () => {
   it('serves the document at GET /api/service/openapi.json', async () => {
     const key = 'sk_live_openapi_route_0123456789abcdef';
-    const child = spawn(
-      process.execPath,
-      [...cliFromSource(), 'serve', '--port', '0', '--key', key],
-      {
-        cwd: PACKAGE,
-        env: { ...process.env, SERVICE_SECRET_KEYS: '', DATABASE_URL: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const served = await serve(['--key', key]);
     try {
-      const origin = await new Promise<string>((resolve, reject) => {
-        let stdout = '';
-        child.stdout?.on('data', (data) => {
-          stdout += data;
-          const match = stdout.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-          if (match?.[1]) resolve(match[1]);
-        });
-        child.on('close', () => reject(new Error('serve exited early')));
-      });
-      const response = await fetch(`${origin}/api/service/openapi.json`);
+      const response = await fetch(`${served.origin}/api/service/openapi.json`);
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ openapi: '3.1.0' });
     } finally {
-      const exited = new Promise((resolve) => child.on('close', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await served.stop();
     }
   }, 60_000);
 });

@@ -6,6 +6,7 @@
  * on both stores, after statistics were refreshed by the ingest itself.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { createTestDatabase, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgliteDatabase } from '../src/embedded.js';
@@ -13,7 +14,6 @@ import { postgresDatabase } from '../src/postgres.js';
 import type { Database } from '../src/sql/db.js';
 import { openSqlStore } from '../src/sql/store.js';
 import { session } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 
 const COMPANIES = 400;
 const SESSIONS = 20_000;

@@ -7,11 +7,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
+import { createTestDatabase, requires } from '@service/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
 import { cliFromSource, PACKAGE } from './support/cli.js';
 import { baseEvents, KEY } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 import { lookup, serve } from './support/serve.js';
 
 const ENV_KEY = 'sk_live_from_environment_0123456789abcdef';

@@ -8,13 +8,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestDatabase, DATABASE_URL, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEED_APPLICATION_NAME, type StoreEvent } from '../src/change-feed.js';
 import { openPostgresStore } from '../src/index.js';
 import { cliFromSource, PACKAGE } from './support/cli.js';
 import { KEY, session } from './support/events.js';
-import { createTestDatabase, DATABASE_URL, requires } from './support/postgres.js';
 import { lookup, type Served, serve } from './support/serve.js';
 
 const database = await createTestDatabase();

@@ -13,6 +13,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { createTestDatabase, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -23,7 +24,6 @@ import {
   openPostgresStore,
 } from '../src/index.js';
 import { session } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 
 vi.mock('node:crypto', async (importOriginal) => {
   const original = await importOriginal<typeof import('node:crypto')>();

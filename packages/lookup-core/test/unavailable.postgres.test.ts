@@ -4,10 +4,10 @@
  * (dropping every connection) and start again on the same port.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { createTestDatabase, requires } from '@service/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupHandler, type LookupStore, openPostgresStore } from '../src/index.js';
 import { baseEvents, KEY, KEYS } from './support/events.js';
-import { createTestDatabase, requires } from './support/postgres.js';
 
 const database = await createTestDatabase();
 

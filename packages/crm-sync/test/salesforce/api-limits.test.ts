@@ -2,9 +2,10 @@
 // total ("TotalRequests Limit exceeded.") and too many long-running requests at once
 // ("ConcurrentRequests (Concurrent API Requests) Limit exceeded."). The second clears within
 // minutes: it is retried, and when it persists the command says which limit it is and what to do.
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { applyPlan, SalesforceApiLimitError } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 import { runMain } from './in-process.js';
 import { plan, update } from './plan-steps.js';

@@ -1,12 +1,11 @@
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { customFieldDescribe, seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import type { PlanStep, SyncPlan } from '../../src/index.js';
 import { inFlightKey } from '../../src/salesforce/journal.js';
 import { applyPlan, fileJournal, memoryJournal, stepKey } from '../../src/salesforce.js';
-import { customFieldDescribe } from '../emulator/org.ts';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator({ apiMax: 10_000 });

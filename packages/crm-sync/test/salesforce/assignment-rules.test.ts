@@ -1,9 +1,10 @@
 // An org's active Lead assignment rule runs on every REST create and update that does not say
 // `Sforce-Auto-Assign: FALSE`. A sync's updates keep each record's owner; its creates run the
 // rules only when `autoAssign` is on (the default).
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { applyPlan, updateRecord } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 import { leadCreate, plan } from './plan-steps.js';
 

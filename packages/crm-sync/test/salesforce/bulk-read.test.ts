@@ -1,9 +1,10 @@
 // Reads through Bulk API 2.0 query jobs: an object whose query counts at least the read
 // threshold is read by a job (paged results with Sforce-Locator and maxRecords), and the
 // records equal those the REST path reads, typed as REST gives them.
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCrm, readRecords, setUpFields } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator({ validateSchema: false, pageSize: 40 });

@@ -2,11 +2,12 @@
 // through jobs and end exactly as the composite path leaves them (org and per-record results),
 // through slow jobs, per-record failures and a job that fails part-way; an interrupted run
 // resumes its job from the journal and no record is written twice.
+
+import type { Emulator } from '@service/salesforce-emulator';
+import { seedOrg } from '@service/salesforce-emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FieldValue, PlanStep, SyncPlan } from '../../src/index.js';
 import { applyPlan, memoryJournal, type StepOutcome, setUpFields } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
-import type { Emulator } from '../emulator/server.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const composite = useEmulator({ validateSchema: false });

@@ -4,12 +4,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedOrg, sessionEvents, toNdjson } from '@service/salesforce-emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setUpFields } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { buildCli, packageDir } from './build-cli.js';
 import { finish, start } from './cli-process.js';
-import { e2eConfig, sessionEvents, toNdjson } from './events.js';
+import { e2eConfig } from './e2e-config.js';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator({ validateSchema: false });

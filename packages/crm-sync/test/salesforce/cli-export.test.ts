@@ -8,10 +8,10 @@ import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { runCli } from '@service/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { customFields } from '../../src/index.js';
 import { buildCli, packageDir } from './build-cli.js';
-import { runCli } from './cli-runner.js';
 
 const exec = promisify(execFile);
 const SF = join(packageDir, 'node_modules/@salesforce/cli/bin/run.js');

@@ -2,9 +2,9 @@
 // examples (not the overview), `help <command>` says the same, and --version prints the version.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runCli } from '@service/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, packageDir } from './build-cli.js';
-import { runCli } from './cli-runner.js';
 
 let cli = '';
 beforeAll(async () => {

@@ -4,9 +4,9 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '@service/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, packageDir } from './build-cli.js';
-import { runCli } from './cli-runner.js';
 import { useEmulator } from './helpers.js';
 
 const env = useEmulator();

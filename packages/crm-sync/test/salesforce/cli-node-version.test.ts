@@ -4,9 +4,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { requires } from '@service/test-support';
+import { missingOlderNode, olderNode } from '@service/test-support/older-node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requires } from '../../../../scripts/missing-prerequisite.ts';
-import { missingOlderNode, olderNode } from '../../../../scripts/older-node.ts';
 import { buildCli, packageDir } from './build-cli.js';
 
 const outDir = join(packageDir, 'node_modules/.cache/service-crm-node-version');

@@ -4,10 +4,10 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sessionEvents, toNdjson } from '@service/salesforce-emulator';
+import { runCli } from '@service/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, packageDir } from './build-cli.js';
-import { runCli } from './cli-runner.js';
-import { sessionEvents, toNdjson } from './events.js';
 import { useEmulator } from './helpers.js';
 
 const env = useEmulator();

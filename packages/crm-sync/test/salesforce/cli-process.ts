@@ -1,7 +1,7 @@
 // The service-crm command as a child process against an emulated org, and a way to kill it at
 // the worst moment: when the org has applied a request and the command has not heard back.
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { Emulator } from '../emulator/server.ts';
+import type { Emulator } from '@service/salesforce-emulator';
 
 /** Runs the built command `cli` with its own home, connected to `emulator` by environment. */
 export function start(cli: string, home: string, emulator: Emulator, args: string[]): ChildProcess {

@@ -4,11 +4,11 @@
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedOrg } from '@service/salesforce-emulator';
+import { type CliRunOptions, runCli } from '@service/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveTokens } from '../../src/cli/credentials.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { buildCli, packageDir } from './build-cli.js';
-import { type CliRunOptions, runCli } from './cli-runner.js';
 import { useEmulator } from './helpers.js';
 
 const env = useEmulator({ pageSize: 300 });

@@ -5,10 +5,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedOrg, sessionEvents, toNdjson } from '@service/salesforce-emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedOrg } from '../emulator/seed.ts';
 import { buildCli } from './build-cli.js';
-import { e2eConfig, sessionEvents, toNdjson } from './events.js';
+import { e2eConfig } from './e2e-config.js';
 import { useEmulator } from './helpers.js';
 
 // `service-crm login` is a public PKCE client: its connected app does not require the secret.

@@ -1,8 +1,9 @@
 // An incremental read against an org whose clock is behind this machine's: the watermark is the
 // org's time, so a clock here 10 minutes ahead (more than the 5-minute overlap) misses nothing.
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { readCrmChanges } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator({ clockOffsetSeconds: -600 });

@@ -3,10 +3,11 @@
 // server's idle timeout (parsing a 50,000-row page of a query job, at 100,000 companies) sends
 // its next request on such a connection: the 100,000-company bench failed with "fetch failed"
 // on a Bulk API query result page. Reads are sent again; a create is not (it may have been done).
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import type { PlanStep, SyncPlan } from '../../src/index.js';
 import { applyPlan, readRecords, SalesforceError, setUpFields } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator({ validateSchema: false, pageSize: 40 });

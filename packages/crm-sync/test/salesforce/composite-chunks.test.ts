@@ -1,11 +1,12 @@
 // Salesforce processes an sObject Collections call in chunks, runs of records of one type, and
 // refuses a call of more than 10 chunks. A plan goes company by company (Account, Contacts,
 // Leads, next company), so its updates are grouped by object before they are sent.
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import type { RecordUpdate } from '../../src/index.js';
 import { toCompositeUpdates } from '../../src/index.js';
 import { updateRecords } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator();

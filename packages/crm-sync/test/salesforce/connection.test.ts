@@ -1,3 +1,4 @@
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import {
   connect,
@@ -11,7 +12,6 @@ import {
   SCOPES,
   updateRecord,
 } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, FAST_RETRY, useEmulator } from './helpers.js';
 
 const env = useEmulator({ apiMax: 100_000 });

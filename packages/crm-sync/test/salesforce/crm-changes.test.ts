@@ -1,5 +1,7 @@
 // Read only what changed (issue 16): a first read takes everything, later reads take what
 // changed since the watermark (SystemModstamp) through queryAll, deletions included.
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { parseQuery } from 'soql-parser-js';
 import { describe, expect, it } from 'vitest';
 import { planSync } from '../../src/index.js';
@@ -10,7 +12,6 @@ import {
   updateRecord,
   withWriting,
 } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { company, contact } from '../fixtures.js';
 import { connectTo, useEmulator } from './helpers.js';
 

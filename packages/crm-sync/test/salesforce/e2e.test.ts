@@ -2,6 +2,7 @@
 // an unreadable field, plan and apply a sync of 1,000 records in 5 composite calls with a
 // timeline, surviving an expired session and a 503 in the middle.
 import { openEmbeddedStore } from '@service/lookup-core';
+import { seedOrg, sessionEvents } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { type Motion, type ObservedCompany, planSync } from '../../src/index.js';
 import {
@@ -12,8 +13,7 @@ import {
   readCrm,
   setUpFields,
 } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
-import { e2eConfig, sessionEvents } from './events.js';
+import { e2eConfig } from './e2e-config.js';
 import { FAST_RETRY, useEmulator } from './helpers.js';
 
 const env = useEmulator({ pageSize: 300 });

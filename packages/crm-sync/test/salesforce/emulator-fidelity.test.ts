@@ -1,6 +1,8 @@
 // Issue 13 item 6: the emulator requires client_secret on the web server and refresh flows,
 // enforces field-level security on writes, pages Tooling queries and honours ORDER BY, so the
 // code paths that depend on those answers are tested.
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { describeFields } from '../../src/salesforce/reads.js';
 import {
@@ -10,7 +12,6 @@ import {
   queryAll,
   SalesforceError,
 } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator({ pageSize: 5 });

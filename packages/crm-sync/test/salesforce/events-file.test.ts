@@ -4,9 +4,8 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedOrg, sessionEvents, toNdjson } from '@service/salesforce-emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedOrg } from '../emulator/seed.ts';
-import { sessionEvents, toNdjson } from './events.js';
 import { useEmulator } from './helpers.js';
 import { runMain } from './in-process.js';
 

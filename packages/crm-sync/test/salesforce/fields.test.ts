@@ -1,8 +1,7 @@
+import { STANDARD_USER, startEmulator } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { customFields } from '../../src/index.js';
 import { planFieldSetup, SalesforcePermissionError, setUpFields } from '../../src/salesforce.js';
-import { STANDARD_USER } from '../emulator/org.ts';
-import { startEmulator } from '../emulator/server.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator();

@@ -1,12 +1,13 @@
 // Shared set-up for the Salesforce tests: one emulator per test file, a connection to it,
 // and the suite-wide checks (every injected fault was hit; no DELETE request ever).
+
+import { type Emulator, type EmulatorOptions, startEmulator } from '@service/salesforce-emulator';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import {
   type ConnectionOptions,
   connect,
   type SalesforceConnection,
 } from '../../src/salesforce.js';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/server.ts';
 
 /** Fast retries: the behaviour is what is tested, not the delays. */
 export const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 5 } as const;

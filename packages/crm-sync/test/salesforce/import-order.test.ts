@@ -4,9 +4,9 @@
 // exported `Connection` undefined.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runCli } from '@service/test-support';
 import { expect, it } from 'vitest';
 import { buildEntry, packageDir } from './build-cli.js';
-import { runCli } from './cli-runner.js';
 
 it('importing @service/crm-sync/salesforce first leaves jsforce and @salesforce/core usable', async () => {
   const outDir = join(packageDir, 'node_modules/.cache/import-order-test');

@@ -5,12 +5,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Emulator } from '@service/salesforce-emulator';
+import { seedOrg, sessionEvents, toNdjson } from '@service/salesforce-emulator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedOrg } from '../emulator/seed.ts';
-import type { Emulator } from '../emulator/server.ts';
 import { buildCli, packageDir } from './build-cli.js';
 import { finish, killWhenApplied, start } from './cli-process.js';
-import { e2eConfig, sessionEvents, toNdjson } from './events.js';
+import { e2eConfig } from './e2e-config.js';
 import { useEmulator } from './helpers.js';
 
 // One org per case, so each starts from the same seeded state.

@@ -2,6 +2,7 @@
 // `@jsforce/jsforce-node`, which `@salesforce/core`'s Connection extends) is the transport of
 // every REST, Tooling and Metadata call, and its own refresh handler renews the session.
 import { Connection } from '@jsforce/jsforce-node';
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { customFields } from '../../src/index.js';
 import {
@@ -11,7 +12,6 @@ import {
   SalesforceConnection,
   setUpFields,
 } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { FAST_RETRY, useEmulator } from './helpers.js';
 
 const env = useEmulator({ clientSecret: 'emulator-secret' });

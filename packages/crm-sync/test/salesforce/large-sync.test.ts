@@ -5,11 +5,10 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedOrg, sessionEvents, toNdjson } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import type { PlanStep, SyncPlan } from '../../src/index.js';
 import { applyPlan, setUpFields } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
-import { sessionEvents, toNdjson } from './events.js';
 import { connectTo, useEmulator } from './helpers.js';
 import { runMain } from './in-process.js';
 

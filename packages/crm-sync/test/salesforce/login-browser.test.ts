@@ -10,12 +10,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requires, runCli } from '@service/test-support';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requires } from '../../../../scripts/missing-prerequisite.ts';
 import { buildCli, packageDir } from './build-cli.js';
 import { ensureChromium, launchChromium } from './chromium.js';
-import { runCli } from './cli-runner.js';
 import { useEmulator } from './helpers.js';
 
 const missing = await ensureChromium();

@@ -1,5 +1,7 @@
 // Issue 12, findings 1-5 and 7: what a real org answers where our emulator used to be kinder.
 // Each test failed against the library before its fix.
+
+import { seedOrg, startEmulator } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { customFields } from '../../src/index.js';
 import {
@@ -12,8 +14,6 @@ import {
   SalesforceError,
   setUpFields,
 } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
-import { startEmulator } from '../emulator/server.ts';
 import { connectTo, FAST_RETRY, useEmulator } from './helpers.js';
 import { leadCreate, plan, update } from './plan-steps.js';
 

@@ -1,10 +1,11 @@
 // A query sent by GET travels percent-encoded in the URI, and Salesforce answers 414 when the URI
 // and headers together pass 16,384 bytes. Long IN lists are cut into queries that fit.
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { packTerms } from '../../src/index.js';
 import { MAX_URI_AND_HEADERS, queryUriBound } from '../../src/salesforce/query-uri.js';
 import { readRecords } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator();

@@ -1,3 +1,4 @@
+import { seedOrg } from '@service/salesforce-emulator';
 import { parseQuery } from 'soql-parser-js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,7 +8,6 @@ import {
   readCrm,
   updateRecords,
 } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator({ pageSize: 50 });

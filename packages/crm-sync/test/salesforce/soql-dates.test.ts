@@ -1,9 +1,10 @@
 // Issue 12 finding 8: date and dateTime literals are unquoted in SOQL; the org refuses a
 // quoted one for a date field (the emulator does too).
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { buildQuery, CrmSyncError } from '../../src/index.js';
 import { readRecords } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 
 const env = useEmulator();

@@ -1,5 +1,7 @@
 // Pipeline Stage from one Account query with an Opportunity subquery (issue 16) equals the stage
 // from separate reads of Accounts and Opportunities, on the same data.
+
+import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import {
   type CrmAccount,
@@ -8,7 +10,6 @@ import {
   type PipelineStage,
 } from '../../src/index.js';
 import { readCrm, readRecords } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
 import { connectTo, useEmulator } from './helpers.js';
 import { runMain } from './in-process.js';
 

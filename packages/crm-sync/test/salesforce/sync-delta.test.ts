@@ -5,11 +5,10 @@
 import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RecordedRequest } from '@service/salesforce-emulator';
+import { seedOrg, sessionEvents, toNdjson } from '@service/salesforce-emulator';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setUpFields } from '../../src/salesforce.js';
-import { seedOrg } from '../emulator/seed.ts';
-import type { RecordedRequest } from '../emulator/server.ts';
-import { sessionEvents, toNdjson } from './events.js';
 import { connectTo, useEmulator } from './helpers.js';
 import { runMain } from './in-process.js';
 

@@ -5,10 +5,10 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { SF_CLI_LOGIN, seedOrg } from '@service/salesforce-emulator';
+import { runCli } from '@service/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedOrg } from '../emulator/seed.ts';
 import { buildCli, packageDir } from './build-cli.js';
-import { runCli } from './cli-runner.js';
 import { useEmulator } from './helpers.js';
 
 const env = useEmulator({ pageSize: 300 });
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const { emulator } = env;
   cli = await buildCli(outDir);
   home = await mkdtemp(join(tmpdir(), 'sf-home-'));
-  const written = await runCli(join(import.meta.dirname, 'sf-cli-login.ts'), [], {
+  const written = await runCli(SF_CLI_LOGIN, [], {
     env: {
       ...sfEnv(),
       SF_TEST_LOGIN_URL: emulator.url,

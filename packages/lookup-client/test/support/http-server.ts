@@ -1,11 +1,6 @@
 /** A real node:http server on loopback that records what the client sent. */
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { close, listen } from '@service/test-support';
 
 export interface ReceivedRequest {
   readonly method: string | undefined;
@@ -39,20 +34,6 @@ export async function startServer(respond: Responder): Promise<TestServer> {
     respond(request, response);
   });
   return { baseUrl: await listen(server), requests, close: () => close(server) };
-}
-
-/** Listens on a free loopback port; resolves to the server's origin. */
-export async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-/** Closes the server, dropping kept-alive and unanswered connections. */
-export function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 }
 
 export function sendJson(

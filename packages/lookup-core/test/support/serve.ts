@@ -1,9 +1,8 @@
 /** A real `service-lookup serve` process (run from the sources) and what it printed. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { ServerProcess } from '@service/test-support';
 import { cliFromSource, PACKAGE } from './cli.js';
 
 export interface Served {
-  child: ChildProcess;
   origin: string;
   stdout(): string;
   stderr(): string;
@@ -16,7 +15,7 @@ export interface Served {
  * SERVICE_SECRET_KEYS from the test run's own unless passed) and resolves once it printed where it
  * listens and its curl line. `openFiles` sets its open-file limit.
  */
-export function serve(
+export async function serve(
   args: string[],
   env: Record<string, string> = {},
   options: { openFiles?: number } = {},
@@ -27,33 +26,19 @@ export function serve(
     options.openFiles === undefined
       ? command
       : ['sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...command];
-  const child = spawn(file as string, argv, {
+  const { server, baseUrl } = await ServerProcess.start({
+    command: file as string,
+    args: argv,
     cwd: PACKAGE,
-    env: { ...process.env, SERVICE_SECRET_KEYS: '', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { SERVICE_SECRET_KEYS: '', DATABASE_URL: '', ...env },
+    ready: /listening on (http:\/\/[^\s]+)\ntry: curl .*\n/,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stderr?.on('data', (d) => (stderr += d));
-  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      stdout += d;
-      const origin = stdout.match(/listening on (http:\/\/[^\s]+)\ntry: curl .*\n/)?.[1];
-      if (origin)
-        resolve({
-          child,
-          origin,
-          stdout: () => stdout,
-          stderr: () => stderr,
-          stop: () => {
-            child.kill('SIGTERM');
-            return exit;
-          },
-        });
-    });
-    exit.then((code) => reject(new Error(`serve exited (${code}) before listening: ${stderr}`)));
-  });
+  return {
+    origin: baseUrl,
+    stdout: () => server.stdout,
+    stderr: () => server.stderr,
+    stop: () => server.stop(),
+  };
 }
 
 /** POSTs a lookup with a Bearer key. */

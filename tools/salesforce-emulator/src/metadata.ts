@@ -8,7 +8,7 @@ import { create } from 'xmlbuilder2';
 import { validateXML } from 'xmllint-wasm';
 import { customFieldDescribe, type FieldDescribe, type Org } from './org.ts';
 
-const SCHEMA_DIR = join(import.meta.dirname, '../../../../../shared/salesforce');
+const SCHEMA_DIR = join(import.meta.dirname, '../../../../shared/salesforce');
 const SOAPENV = 'http://schemas.xmlsoap.org/soap/envelope/';
 const METADATA = 'http://soap.sforce.com/2006/04/metadata';
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';

@@ -1,5 +1,5 @@
-// Observed-activity events (the format of shared/spec/events.md) for the seeded companies:
-// company i is `company{i}.com` with one identified person `person{i}@company{i}.com`.
+// Observed-activity events (the format of shared/spec/events.md) for the companies `seedOrg`
+// creates: company i is `company{i}.com` with one identified person `person{i}@company{i}.com`.
 export interface EventOptions {
   /** Companies 0..n-1, one session each for their person. */
   companies: number;
@@ -48,16 +48,3 @@ export function sessionEvents(options: EventOptions): object[] {
 export function toNdjson(events: readonly object[]): string {
   return `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
 }
-
-/** Plan settings of the end-to-end runs: timelines for busy people, Leads for hot newcomers. */
-export const e2eConfig = {
-  motions: [
-    { name: 'Busy visitors', conditions: { minSessions: 3 }, actions: ['postTimeline'] },
-    {
-      name: 'Hot newcomers',
-      conditions: { purchaseIntent: ['very_high'] },
-      actions: ['createLead'],
-    },
-  ],
-  unreadable: ['Lead.Title'],
-} as const;

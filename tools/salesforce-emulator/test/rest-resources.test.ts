@@ -1,7 +1,7 @@
 // REST resources the emulator serves for @salesforce/core's set-up of an sf CLI login: the list
 // of API versions (no authentication), and one record by id with the fields the user can read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from './server.ts';
+import { type Emulator, startEmulator } from '../src/server.ts';
 
 let emulator: Emulator;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // Writes an `sf` CLI login the way the sf CLI does, with @salesforce/core itself, into the HOME
 // of this process: a refresh-token grant against SF_TEST_LOGIN_URL, saved and given an alias.
-// Run as its own process (node sf-cli-login.ts) with a temporary HOME: @salesforce/core keeps
+// Run as its own process (`SF_CLI_LOGIN`) with a temporary HOME: @salesforce/core keeps
 // its state per process.
 import { AuthInfo } from '@salesforce/core';
 

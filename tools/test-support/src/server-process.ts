@@ -12,10 +12,10 @@ export interface ServerCommand {
   ready?: RegExp;
 }
 
-/** What the examples print once they accept requests (the same line as `service-lookup serve`). */
+/** What the examples and `service-lookup serve` print once they accept requests. */
 const LISTENING = /listening on (http:\/\/[^\s/]+)/;
 
-/** A server example running as its own process, started the way a user starts it. */
+/** A server (an example, `service-lookup serve`) running as its own process, started the way a user starts it. */
 export class ServerProcess {
   /** Every process not yet known to have exited, so a failed or timed-out start leaves none behind. */
   static readonly #running = new Set<ServerProcess>();
@@ -68,6 +68,21 @@ export class ServerProcess {
   /** What the process printed so far (standard output, then standard error), for failure messages. */
   get output(): string {
     return `${this.#stdout}${this.#stderr}`;
+  }
+
+  /** What the process printed on standard output so far. */
+  get stdout(): string {
+    return this.#stdout;
+  }
+
+  /** What the process printed on standard error so far. */
+  get stderr(): string {
+    return this.#stderr;
+  }
+
+  /** The process id, e.g. to read the server's memory from /proc. */
+  get pid(): number | undefined {
+    return this.#child.pid;
   }
 
   /** Asks the server to stop (SIGTERM) and resolves with its exit code. */

@@ -1,4 +1,4 @@
-// Runs the built service-crm command as a child process, as a user's shell would: its own
+// Runs a Node command (a package's built bin) as a child process, as a user's shell would: its own
 // environment (nothing inherited but PATH), an optional standard input, a working directory.
 import { spawn } from 'node:child_process';
 
@@ -22,8 +22,10 @@ export function runCli(
   args: readonly string[],
   options: CliRunOptions,
 ): Promise<CliRun> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', ...options.env };
   const child = spawn(process.execPath, [...(options.node ?? []), cli, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    // A cast: Next.js's types (seen from examples/nextjs) require NODE_ENV in every environment.
+    env: env as NodeJS.ProcessEnv,
     cwd: options.cwd,
   });
   let stdout = '';

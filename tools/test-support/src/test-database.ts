@@ -1,13 +1,11 @@
 /**
- * A fresh PostgreSQL database per test file, dropped at the end. Under CI=true an unreachable
- * server fails the run; elsewhere the PostgreSQL tests are skipped with the reason
- * (`requires(database.missing)`), which the skip reporter counts and fails the run on unless
+ * A throwaway PostgreSQL database (a test file's, a benchmark run's), dropped at the end. Under
+ * CI=true an unreachable server fails the run; elsewhere the PostgreSQL tests are skipped with the
+ * reason (`requires(database.missing)`), which the skip reporter counts and fails the run on unless
  * ALLOW_MISSING_PREREQUISITES=1.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-
-export { requires } from '../../../../scripts/missing-prerequisite.js';
 
 export const DATABASE_URL =
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -26,8 +24,11 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** Creates a randomly named database, or says why it cannot (no server). */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * Creates a randomly named database on the server of DATABASE_URL, or says why it cannot (no
+ * server). `prefix` starts its name, so a left-over database says who made it.
+ */
+export async function createTestDatabase(prefix = 'lookup_core_test'): Promise<TestDatabase> {
   const admin = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3_000 });
   try {
     await admin.connect();
@@ -37,7 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       throw new Error(`${reason} (CI=true: PostgreSQL tests must run)`);
     return { url: DATABASE_URL, drop: async () => {}, missing: reason };
   }
-  const name = `lookup_core_test_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServerProcess } from '../src/process.ts';
+import { ServerProcess } from '../src/server-process.ts';
 
 // Small Node programs stand in for the examples: the kit is judged on what it does with a process.
 const node = (script: string) => ({ command: process.execPath, args: ['-e', script], cwd: '.' });

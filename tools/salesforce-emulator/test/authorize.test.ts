@@ -4,8 +4,8 @@
 // endpoint exchanges the code only with the PKCE verifier of its challenge.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGIN_ERROR } from './authorize.ts';
-import { type Emulator, startEmulator } from './server.ts';
+import { LOGIN_ERROR } from '../src/authorize.ts';
+import { type Emulator, startEmulator } from '../src/server.ts';
 
 let emulator: Emulator;
 beforeAll(async () => {

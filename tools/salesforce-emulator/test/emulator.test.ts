@@ -2,9 +2,9 @@
 // enforced (so a client that does not split its calls fails), and an injected fault that is
 // never hit fails the test that registered it.
 import { describe, expect, it } from 'vitest';
-import { customFieldDescribe } from './org.ts';
-import { seedOrg } from './seed.ts';
-import { startEmulator } from './server.ts';
+import { customFieldDescribe } from '../src/org.ts';
+import { seedOrg } from '../src/seed.ts';
+import { startEmulator } from '../src/server.ts';
 
 describe('Salesforce emulator', () => {
   it('refuses composite calls over 200 records and Metadata calls over 10 components', async () => {

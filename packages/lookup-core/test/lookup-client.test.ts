@@ -1,20 +1,14 @@
 /**
- * The client against the real lookup: lookup-core's handler over an embedded store, served by
- * node:http on loopback, optionally behind a gateway that strips key headers. Imports lookup-core
- * from its source (a workspace dependency would make the two packages depend on each other).
+ * @service/lookup-client against the real lookup: the handler over an embedded store, served by
+ * node:http on loopback, optionally behind a gateway that strips key headers.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { LookupClient, NotFoundError, UnauthorizedError } from '@service/lookup-client';
+import { close, listen, sentBy } from '@service/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createLookupHandler,
-  type LookupStore,
-  openEmbeddedStore,
-} from '../../lookup-core/src/index.js';
-import { toNodeListener } from '../../lookup-core/src/node.js';
-import { session } from '../../lookup-core/test/support/events.js';
-import { LookupClient, NotFoundError, UnauthorizedError } from '../src/index.js';
-import { close, listen } from './support/http-server.js';
-import { sentBy } from './support/sent-by.js';
+import { createLookupHandler, type LookupStore, openEmbeddedStore } from '../src/index.js';
+import { toNodeListener } from '../src/node.js';
+import { session } from './support/events.js';
 
 const KEY = 'sk_live_integration_0123456789abcdef';
 const ada = { email: 'ada@acme.com', name: 'Ada', title: 'CTO' };

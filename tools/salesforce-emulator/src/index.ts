@@ -1,0 +1,25 @@
+/** The emulated org's entry points: start it on loopback, seed it, and the users and fields tests name. */
+import { fileURLToPath } from 'node:url';
+
+export { LOGIN_ERROR } from './authorize.ts';
+export {
+  customFieldDescribe,
+  type FieldDescribe,
+  Org,
+  type SfRecord,
+  STANDARD_USER,
+  SYSTEM_ADMINISTRATOR,
+} from './org.ts';
+export { type Seeded, type SeedOptions, seedOrg } from './seed.ts';
+export { type EventOptions, sessionEvents, toNdjson } from './seed-events.ts';
+export {
+  Emulator,
+  type EmulatorOptions,
+  type FaultKind,
+  type FaultSpec,
+  type RecordedRequest,
+  startEmulator,
+} from './server.ts';
+
+/** A Node script that writes an `sf` CLI login for the emulated org (see the file). */
+export const SF_CLI_LOGIN = fileURLToPath(new URL('./sf-cli-login.ts', import.meta.url));
