@@ -1,5 +1,5 @@
 // Claims the crm-sync docs make that the package's own suite does not cover, checked against
-// the Salesforce emulator of packages/crm-sync/test: `connect()` takes the `jsforce` package's own
+// the Salesforce emulator (@service/salesforce-emulator): `connect()` takes the `jsforce` package's own
 // Connection (README), and `service-crm fields apply` without the permissions exits 6 (errors.md).
 import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { customFields } from '@service/crm-sync';
 import { connect, setUpFields } from '@service/crm-sync/salesforce';
+import { STANDARD_USER, startEmulator } from '@service/salesforce-emulator';
 import { Connection } from 'jsforce';
 import { describe, expect, it } from 'vitest';
-import { STANDARD_USER } from '../../packages/crm-sync/test/emulator/org.ts';
-import { startEmulator } from '../../packages/crm-sync/test/emulator/server.ts';
 import { repositoryRoot } from './markdown-blocks.ts';
 
 describe("connect() with the jsforce package's own Connection", () => {

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { requires } from '@service/test-support';
+import { CHROMIUM, ensureChromium } from '@service/test-support/chromium';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, ensureChromium } from '../../packages/crm-sync/test/salesforce/chromium.ts';
-import { requires } from '../../scripts/missing-prerequisite.ts';
 import { buildReference, type ReferenceBuild, referenceDir } from '../scripts/build-reference.ts';
 import { packagesWithUnfinishedReference } from './pending.ts';
 

@@ -4,11 +4,12 @@
  * answer 503 with `Retry-After` (not 500), and both recover once the database accepts again.
  * A throwaway database on the test server, a real process on loopback.
  */
+
+import { createTestDatabase, DATABASE_URL, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../src/index.js';
 import { baseEvents, KEY } from './support/events.js';
-import { createTestDatabase, DATABASE_URL, requires } from './support/postgres.js';
 import { lookup, type Served, serve } from './support/serve.js';
 
 const database = await createTestDatabase();

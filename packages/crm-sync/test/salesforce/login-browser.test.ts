@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requires, runCli } from '@service/test-support';
+import { ensureChromium, launchChromium } from '@service/test-support/chromium';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, packageDir } from './build-cli.js';
-import { ensureChromium, launchChromium } from './chromium.js';
 import { useEmulator } from './helpers.js';
 
 const missing = await ensureChromium();
