@@ -4,10 +4,10 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     node: 'src/node.ts',
-    cli: 'src/cli.ts',
-    bin: 'src/bin.ts',
-    // Loaded by path as a worker thread (validate-off-thread.ts), so built beside the others.
-    'validate-worker': 'src/validate-worker.ts',
+    cli: 'src/cli/cli.ts',
+    bin: 'src/cli/bin.ts',
+    // Loaded by path as a worker thread (ingest/validate-off-thread.ts), so built beside the others.
+    'validate-worker': 'src/ingest/validate-worker.ts',
   },
   shims: true,
   format: ['esm', 'cjs'],

@@ -7,7 +7,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presentedHeaderKey } from '../src/credentials.js';
+import { presentedHeaderKey } from '../src/http/credentials.js';
 import {
   createKeyResolver,
   createLookupHandler,

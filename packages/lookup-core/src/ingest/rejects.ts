@@ -9,8 +9,8 @@
  */
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { UnreadableLine } from './ndjson.js';
-import type { IngestRejection } from './types.js';
+import type { IngestRejection } from '../model/types.js';
+import { UnreadableLine } from '../model/unreadable-line.js';
 
 export interface RejectsFile {
   /** Writes one rejected item of `file` (a line's text, or an `UnreadableLine`). */

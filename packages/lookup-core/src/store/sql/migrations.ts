@@ -98,7 +98,7 @@ CREATE FUNCTION svc_intent(integer) RETURNS text LANGUAGE sql IMMUTABLE AS
   {
     version: 2,
     // Sums stay exact integers of a JSON number (2^53-1): a batch that would pass it fails, and
-    // ingest retries it without the line whose addition did (sql/ingest.ts).
+    // ingest retries it without the line whose addition did (ingest.ts).
     sql: ['companies', 'contacts']
       .map(
         (

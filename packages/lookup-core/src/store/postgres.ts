@@ -1,11 +1,11 @@
 /** The PostgreSQL store: the same schema and queries as the embedded one, on a server, through pg. */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { LookupStore } from '../model/types.js';
 import { type AnswerCacheOptions, cacheWanted } from './cache.js';
 import { listenForChanges } from './change-feed.js';
 import type { Database, Queryable, Transaction } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
-import type { LookupStore } from './types.js';
 
 export type PostgresStoreOptions =
   /** A connection string; the store owns the pool it creates and ends it on `close()`. */

@@ -4,15 +4,15 @@
  * beside it.
  */
 import { Worker } from 'node:worker_threads';
-import type { ParseOptions } from './events.js';
-import { UnreadableLine } from './ndjson.js';
+import type { ParseOptions } from '../model/events.js';
+import { UnreadableLine } from '../model/unreadable-line.js';
 import {
   type EncodedRows,
   type ParsedRow,
   type ParsedVersion,
   ValidatedLines,
   withRows,
-} from './sql/batch-rows.js';
+} from '../store/sql/batch-rows.js';
 
 type Item = UnreadableLine | ValidatedLines;
 
@@ -22,7 +22,7 @@ const CHUNK_LINES = 2_000;
 /** The worker's module: built beside this one, or run from the sources (tests run the CLI so). */
 const workerModule = () =>
   new URL(
-    import.meta.url.endsWith('.ts') ? './validate-worker.ts' : './validate-worker.js',
+    import.meta.url.endsWith('.ts') ? '../validate-worker.ts' : './validate-worker.js',
     import.meta.url,
   );
 

@@ -4,7 +4,7 @@
  */
 import type { strictSchemas } from '@service/lookup-client';
 import type * as z from 'zod/mini';
-import type { ChangeNotice } from './sql/changes.js';
+import type { ChangeNotice } from './changes.js';
 
 export type PurchaseIntent = 'low' | 'medium' | 'high' | 'very_high';
 

@@ -5,11 +5,12 @@
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import packageJson from '../package.json' with { type: 'json' };
-import type { AnswerCacheOptions } from './cache.js';
-import { shownDatabaseUrl } from './database-url.js';
-import { openEmbeddedStore } from './embedded.js';
-import { createLookupHandler } from './handler.js';
+import packageJson from '../../package.json' with { type: 'json' };
+import { createLookupHandler } from '../http/handler.js';
+import { isWellFormedKey, type KeyEntry } from '../http/keys.js';
+import { createJsonLineLog, describeFailure } from '../http/log.js';
+import { toNodeListener } from '../http/node.js';
+import { withOpenApiRoute } from '../http/openapi-route.js';
 import {
   EXIT_REJECTED,
   INGEST_FLAGS,
@@ -17,13 +18,12 @@ import {
   type IngestSettings,
   ingestFiles,
   ingestSettings,
-} from './ingest-files.js';
-import { isWellFormedKey, type KeyEntry } from './keys.js';
-import { createJsonLineLog, describeFailure } from './log.js';
-import { toNodeListener } from './node.js';
-import { withOpenApiRoute } from './openapi-route.js';
-import { openPostgresStore } from './postgres.js';
-import type { LookupStore } from './types.js';
+} from '../ingest/ingest-files.js';
+import type { LookupStore } from '../model/types.js';
+import type { AnswerCacheOptions } from '../store/cache.js';
+import { openEmbeddedStore } from '../store/embedded.js';
+import { openPostgresStore } from '../store/postgres.js';
+import { shownDatabaseUrl } from './database-url.js';
 
 const HELP = `Usage:
   service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]

@@ -10,7 +10,7 @@
  * once it listens anew, since notifications sent in between were lost.
  */
 import pg from 'pg';
-import { CHANGES_CHANNEL, type ChangeNotice, decodeChange } from './sql/changes.js';
+import { CHANGES_CHANNEL, type ChangeNotice, decodeChange } from '../model/changes.js';
 
 export type StoreEvent = ChangeNotice | { reset: true };
 

@@ -6,6 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import { UnreadableLine } from '../model/unreadable-line.js';
 
 /** The default longest line, in bytes without its line ending: 1 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
@@ -13,20 +14,6 @@ export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const BOM = [0xef, 0xbb, 0xbf];
-
-/**
- * A line that cannot be an event: invalid UTF-8, or longer than the limit. `ingest` rejects it
- * with `reason`; `bytes()` gives the line as it was read, once, streamed (an oversized line
- * arrives in pieces, so it can be copied somewhere without being held whole).
- */
-export class UnreadableLine {
-  readonly reason: string;
-  readonly bytes: () => AsyncIterable<Uint8Array>;
-  constructor(reason: string, bytes: () => AsyncIterable<Uint8Array>) {
-    this.reason = reason;
-    this.bytes = bytes;
-  }
-}
 
 export interface NdjsonOptions {
   /** The longest line accepted, in bytes without `\n` or a trailing `\r` (default 1 MiB). */
@@ -150,4 +137,15 @@ export async function* readNdjson(
 async function* longLine(held: Uint8Array[], bytes: Bytes): AsyncIterable<Uint8Array> {
   yield* held;
   yield* bytes.restOfLine();
+}
+
+/**
+ * The lines of an NDJSON file, blank ones included, so `ingest` reports true line numbers; a line
+ * that is not UTF-8 or is too long comes as an `UnreadableLine`, which `ingest` rejects.
+ */
+export function readNdjsonLines(
+  file: string,
+  options?: NdjsonOptions,
+): AsyncIterable<string | UnreadableLine> {
+  return readNdjson(file, options);
 }

@@ -1,11 +1,11 @@
 /** The embedded store: PostgreSQL compiled to WebAssembly (PGlite), in this process, no server. */
 import { PGlite } from '@electric-sql/pglite';
+import type { LookupStore } from '../model/types.js';
 import type { AnswerCacheOptions } from './cache.js';
 import { preparedStatements } from './pglite-prepared.js';
 import { queryText } from './pglite-text-query.js';
 import type { Database, Queryable } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
-import type { LookupStore } from './types.js';
 
 export interface EmbeddedStoreOptions {
   /** Directory to persist the database in; in memory when absent. */

@@ -1,5 +1,5 @@
 /** `readAggregates`: every company of a workspace with all its contacts, read in pages by domain. */
-import type { ObservedCompany } from '../types.js';
+import type { ObservedCompany } from '../../model/types.js';
 import type { Queryable } from './db.js';
 import { recentIntent } from './lookup.js';
 

@@ -4,7 +4,7 @@
  * where it was validated (the validation thread of `service-lookup ingest`), so the thread that
  * writes batches only joins the elements.
  */
-import { type ParseOptions, parseEvent, type StoredEvent } from '../events.js';
+import { type ParseOptions, parseEvent, type StoredEvent } from '../../model/events.js';
 
 /** An element of a PostgreSQL array literal: `NULL`, or a quoted string. */
 const text = (value: string | null): string => {

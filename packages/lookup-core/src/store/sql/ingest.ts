@@ -7,9 +7,16 @@
  * one inserted, and every company and contact either version touched is recomputed from its raw
  * events, so the aggregates reflect the new version exactly once. Same content changes nothing.
  */
-import { parseEvent } from '../events.js';
-import { UnreadableLine } from '../ndjson.js';
-import type { IngestOptions, IngestProgress, IngestRejection, IngestResult } from '../types.js';
+
+import { CHANGES_CHANNEL, encodeChange, splitChange } from '../../model/changes.js';
+import { parseEvent } from '../../model/events.js';
+import type {
+  IngestOptions,
+  IngestProgress,
+  IngestRejection,
+  IngestResult,
+} from '../../model/types.js';
+import { UnreadableLine } from '../../model/unreadable-line.js';
 import {
   BATCH,
   type BatchRow,
@@ -20,7 +27,6 @@ import {
   RowEncoder,
   ValidatedLines,
 } from './batch-rows.js';
-import { CHANGES_CHANNEL, encodeChange, splitChange } from './changes.js';
 import type { Database, Queryable, Transaction } from './db.js';
 
 /**
@@ -195,7 +201,7 @@ const DELETE_CONTACTS = ['contacts', 'contact_signals'].map(
  *   PostgreSQL compiled it afresh each time (JIT code is not kept): 1.28 s of a 100,000-event
  *   statement's 6.87 s (auto_explain). PGlite has no JIT; the setting exists there too and changes
  *   nothing.
- * - Generic plans: the statements are prepared once per connection (`postgres.ts`), but the first
+ * - Generic plans: the statements are prepared once per connection (`store/postgres.ts`), but the first
  *   five executions are planned again for their parameters, and planning around a batch's arrays
  *   took most of the Bind message's time (100,000 events: Bind 1.0 s against 0.23-0.45 s with the
  *   generic plan, which PostgreSQL would settle on from the sixth anyway).

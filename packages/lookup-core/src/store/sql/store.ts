@@ -1,10 +1,10 @@
 /** The one SQL implementation of `LookupStore`, over any `Database` (PGlite or pg). */
 
-import { withAnswerText } from '../answer-text.js';
+import { withAnswerText } from '../../model/answer-text.js';
+import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../../model/errors.js';
+import type { LookupQuery, LookupResult, LookupStore } from '../../model/types.js';
 import { AnswerCache, type AnswerCacheOptions, cacheWanted } from '../cache.js';
 import type { ChangeFeed, StoreEvent } from '../change-feed.js';
-import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../errors.js';
-import type { LookupQuery, LookupResult, LookupStore } from '../types.js';
 import { readAggregates } from './aggregates.js';
 import type { Database } from './db.js';
 import { ingestEvents } from './ingest.js';

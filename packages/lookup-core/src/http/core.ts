@@ -7,15 +7,15 @@
  * without a valid key never learns anything about its body; a request with one gets precise errors.
  */
 
-import { answerTextOf } from './answer-text.js';
+import { answerTextOf } from '../model/answer-text.js';
+import { StoreClosedError, StoreUnavailableError } from '../model/errors.js';
+import { isStorableText, normalizeDomain, normalizeEmail } from '../model/normalize.js';
+import type { LookupQuery, LookupStore } from '../model/types.js';
 import { presentedHeaderKey } from './credentials.js';
-import { StoreClosedError, StoreUnavailableError } from './errors.js';
 import { type ErrorStatus, errorBody, HttpError, JSON_HEADERS } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
 import { describeFailure, type LookupLog } from './log.js';
-import { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
 import { createRateLimiter } from './rate-limit.js';
-import type { LookupQuery, LookupStore } from './types.js';
 
 export interface LookupHandlerOptions {
   store: LookupStore;

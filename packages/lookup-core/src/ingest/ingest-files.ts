@@ -3,10 +3,11 @@
  * progress line on a terminal, a summary per file, and rejected lines written to `--rejects FILE`.
  * The flags are defined here so the two commands read them the same way.
  */
+
+import type { IngestProgress, LookupStore } from '../model/types.js';
+import { DEFAULT_BATCH_SIZE } from '../store/sql/ingest.js';
 import { DEFAULT_MAX_LINE_BYTES, readNdjson } from './ndjson.js';
 import { openRejectsFile } from './rejects.js';
-import { DEFAULT_BATCH_SIZE } from './sql/ingest.js';
-import type { IngestProgress, LookupStore } from './types.js';
 import { validatedOffThread } from './validate-off-thread.js';
 
 /** `ingest`'s exit status when it finished but rejected lines (they are listed, and in `--rejects`). */

@@ -3,7 +3,7 @@
  * and every part bounded by an index (a company by key, at most 10 contacts by last_seen, at most
  * 10 sessions and 10 LinkedIn entries per contact, at most 10 sessions for the intent).
  */
-import type { LookupQuery } from '../types.js';
+import type { LookupQuery } from '../../model/types.js';
 import type { Database } from './db.js';
 
 /** How many recent sessions (and LinkedIn entries) a lookup returns per contact. */

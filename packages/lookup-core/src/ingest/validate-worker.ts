@@ -3,8 +3,8 @@
  * order, and answers each message with their results.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ParseOptions } from './events.js';
-import { parseLines } from './sql/batch-rows.js';
+import type { ParseOptions } from '../model/events.js';
+import { parseLines } from '../store/sql/batch-rows.js';
 
 const options = workerData as ParseOptions;
 

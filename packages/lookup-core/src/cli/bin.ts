@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The service-lookup command (src/cli.ts). This entry checks the Node.js version before it loads
+// The service-lookup command (cli.ts). This entry checks the Node.js version before it loads
 // anything else: on an older Node, a dependency throws while being imported, so this file has no
 // static import and the command is loaded with a dynamic one afterwards.
 const REQUIRED = [22, 12] as const; // package.json engines.node: >=22.12

@@ -6,8 +6,8 @@
  * A lookup that was running while a change arrived may have read the old data: its answer is not
  * kept (every fill checks that its workspace saw no change, and the cache no reset, since it began).
  */
-import type { ChangeNotice } from './sql/changes.js';
-import type { LookupQuery } from './types.js';
+import type { ChangeNotice } from '../model/changes.js';
+import type { LookupQuery } from '../model/types.js';
 
 export interface AnswerCacheOptions {
   /** Most answers kept (default 100 000); 0 turns the cache off. */
