@@ -29,7 +29,6 @@ export {
   type LookupLogEvent,
   type LookupUnauthorized,
 } from './http/log.js';
-export { type AnswerText, withAnswerText } from './model/answer-text.js';
 export {
   CHANGES_CHANNEL,
   type ChangeNotice,

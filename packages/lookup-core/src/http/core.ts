@@ -7,7 +7,6 @@
  * without a valid key never learns anything about its body; a request with one gets precise errors.
  */
 
-import { answerTextOf } from '../model/answer-text.js';
 import { StoreClosedError, StoreUnavailableError } from '../model/errors.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from '../model/normalize.js';
 import type { LookupQuery, LookupStore } from '../model/types.js';
@@ -165,7 +164,7 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
   // The store's answer as JSON text when it can give it (the SQL store renders it), so the bytes
   // are sent as they come; any other store's answer object is serialised here.
   const lookupText =
-    answerTextOf(store.lookup) ??
+    store.lookupText?.bind(store) ??
     (async (query: LookupQuery) => {
       const result = await store.lookup(query);
       return result === null ? null : JSON.stringify(result);

@@ -13,20 +13,19 @@ import {
 
 export type { LookupHandlerOptions } from './core.js';
 
-/**
- * Where a handler keeps its core, so `toNodeListener` can call the core without Fetch objects. A
- * registered symbol: the ES module and CommonJS builds are two copies of this module, and a
- * handler made by one must be found by the other.
- */
-const CORE = Symbol.for('@service/lookup-core/core');
-
 /** What the transport knows of the client (its address, for the log of refused keys). */
 export interface LookupClientInfo {
   address?: string | undefined;
 }
 
+/**
+ * A Fetch handler of the lookup. `core` is the transport-neutral decision behind it when it has
+ * one (a handler made by `createLookupHandler` does): `toNodeListener` then calls it without
+ * building Fetch objects. A plain property, so a handler of the ES module build is read the same
+ * by the CommonJS build, and any function of this type may be passed where a handler is taken.
+ */
 export type LookupHandler = ((request: Request, client?: LookupClientInfo) => Promise<Response>) & {
-  [CORE]?: LookupCore;
+  readonly core?: LookupCore;
 };
 
 /** The path of an absolute URL, without query or fragment, read without parsing the URL. */
@@ -47,7 +46,7 @@ const toCoreRequest = (request: Request, client: LookupClientInfo | undefined): 
 
 export function createLookupHandler(options: LookupHandlerOptions): LookupHandler {
   const core = createLookupCore(options);
-  const handleLookup: LookupHandler = async (request, client) => {
+  const handleLookup = async (request: Request, client?: LookupClientInfo) => {
     try {
       const answer = await core(toCoreRequest(request, client));
       return new Response(answer.body as BodyInit | null, {
@@ -59,9 +58,5 @@ export function createLookupHandler(options: LookupHandlerOptions): LookupHandle
       if (request.body && !request.bodyUsed) request.body.cancel().catch(() => {});
     }
   };
-  handleLookup[CORE] = core;
-  return handleLookup;
+  return Object.assign(handleLookup, { core });
 }
-
-/** The core behind a handler made by `createLookupHandler`, `undefined` for any other function. */
-export const coreOf = (handler: LookupHandler): LookupCore | undefined => handler[CORE];

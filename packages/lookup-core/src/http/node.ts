@@ -5,8 +5,14 @@
  * framework is a dependency.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CoreAnswer, CoreRequest } from './core.js';
-import { coreOf, type LookupHandler } from './handler.js';
+import { BodyTimeoutError } from './body.js';
+import {
+  type CoreAnswer,
+  type CoreRequest,
+  createLookupCore,
+  type LookupHandlerOptions,
+} from './core.js';
+import type { LookupHandler } from './handler.js';
 import { errorBody, HttpError, JSON_HEADERS } from './http.js';
 
 export interface NodeListenerOptions {
@@ -172,23 +178,84 @@ const internalError = (): CoreAnswer => ({
 });
 
 /**
- * The lookup handler as `(req, res)` for node:http, Express, Fastify (raw) and the like. It takes a
- * handler made by `createLookupHandler` and runs its core directly.
+ * The raw body as a web stream for a Fetch handler, errored with `BodyTimeoutError` (which the
+ * handler answers 408) when it has not all arrived after `timeoutMs`.
+ */
+function bodyStream(req: IncomingMessage, timeoutMs: number): ReadableStream<Uint8Array> {
+  let stop = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const onData = (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk));
+      const finish = (end: () => void) => () => {
+        stop();
+        end();
+      };
+      const onEnd = finish(() => controller.close());
+      const onError = finish(() => controller.error(new Error('The request body was cut off')));
+      const timer = setTimeout(
+        finish(() => controller.error(new BodyTimeoutError())),
+        timeoutMs,
+      );
+      stop = () => {
+        clearTimeout(timer);
+        req.off('data', onData).off('end', onEnd).off('error', onError).pause();
+      };
+      req.on('data', onData).on('end', onEnd).on('error', onError);
+    },
+    cancel: () => stop(),
+  });
+}
+
+/**
+ * The answer of a Fetch handler that has no core (a wrapper, a handler of your own): the node
+ * request as one Fetch `Request`, the `Response` read back as bytes.
+ */
+async function answerOfFetch(
+  handler: LookupHandler,
+  req: NodeRequest,
+  timeoutMs: number,
+): Promise<CoreAnswer> {
+  const method = req.method ?? 'GET';
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+  const parsed = req.body !== undefined;
+  // A pre-parsed body's Content-Length described the raw body, not the one handed on.
+  if (parsed) headers.delete('content-length');
+  const body = NO_BODY.has(method)
+    ? null
+    : parsed
+      ? parsedBody(req.body, Number.POSITIVE_INFINITY)
+      : bodyStream(req, timeoutMs);
+  const init = { method, headers, body, duplex: 'half' } as RequestInit;
+  const response = await handler(new Request(`http://localhost${pathOf(req)}`, init), {
+    address: req.socket.remoteAddress,
+  });
+  const bytes = response.body === null ? null : new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers: Object.fromEntries(response.headers), body: bytes };
+}
+
+/**
+ * The lookup as `(req, res)` for node:http, Express, Fastify (raw) and the like, from the handler's
+ * options or from a handler. A handler with a `core` (one made by `createLookupHandler`, from
+ * either build) has its core run directly; any other runs through one Fetch `Request`.
  */
 export function toNodeListener(
-  handler: LookupHandler,
+  lookup: LookupHandler | LookupHandlerOptions,
   options: NodeListenerOptions = {},
 ): NodeListener {
-  const core = coreOf(handler);
-  if (core === undefined)
-    throw new TypeError('toNodeListener takes a handler made by createLookupHandler');
+  const core = typeof lookup === 'function' ? lookup.core : createLookupCore(lookup);
   const timeoutMs = options.bodyTimeoutMs ?? 10_000;
   return async (req, res) => {
     let request: NodeCoreRequest | undefined;
     let answer: CoreAnswer;
     try {
-      request = toCoreRequest(req, timeoutMs);
-      answer = await core(request);
+      if (core === undefined) {
+        answer = await answerOfFetch(lookup as LookupHandler, req, timeoutMs);
+      } else {
+        request = toCoreRequest(req, timeoutMs);
+        answer = await core(request);
+      }
     } catch {
       answer = internalError();
     }

@@ -22,7 +22,7 @@ const CHUNK_LINES = 2_000;
 /** The worker's module: built beside this one, or run from the sources (tests run the CLI so). */
 const workerModule = () =>
   new URL(
-    import.meta.url.endsWith('.ts') ? '../validate-worker.ts' : './validate-worker.js',
+    import.meta.url.endsWith('.ts') ? './validate-worker.ts' : './validate-worker.js',
     import.meta.url,
   );
 

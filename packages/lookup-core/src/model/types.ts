@@ -159,6 +159,12 @@ export interface LookupStore {
   ): Promise<IngestResult>;
   /** The lookup answer, or `null` when nothing matching was observed in the workspace. */
   lookup(query: LookupQuery): Promise<LookupResult | null>;
+  /**
+   * The same answer as JSON text exactly as the store rendered it, or its UTF-8 bytes; `null` when
+   * there is none. Optional: when a store has it, the handler sends these bytes without a
+   * parse/serialise round trip; without it, `lookup`'s answer is serialised.
+   */
+  lookupText?(query: LookupQuery): Promise<string | Uint8Array | null>;
   /** Every observed company of a workspace (default `'default'`) with its contacts, ordered by domain, read in pages. */
   readAggregates(options?: { workspace?: string }): AsyncIterable<ObservedCompany>;
   /**

@@ -1,6 +1,5 @@
 /** The one SQL implementation of `LookupStore`, over any `Database` (PGlite or pg). */
 
-import { withAnswerText } from '../../model/answer-text.js';
 import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../../model/errors.js';
 import type { LookupQuery, LookupResult, LookupStore } from '../../model/types.js';
 import { AnswerCache, type AnswerCacheOptions, cacheWanted } from '../cache.js';
@@ -81,14 +80,12 @@ export async function openSqlStore(
         }),
       );
     },
-    lookup: withAnswerText(
-      async (query) => {
-        const text = await answerText(query);
-        if (text === null) return null;
-        return JSON.parse(typeof text === 'string' ? text : UTF8.decode(text)) as LookupResult;
-      },
-      (query) => answerText(query),
-    ),
+    async lookup(query) {
+      const text = await answerText(query);
+      if (text === null) return null;
+      return JSON.parse(typeof text === 'string' ? text : UTF8.decode(text)) as LookupResult;
+    },
+    lookupText: answerText,
     watch(watcher) {
       watchers.add(watcher);
       return () => {
