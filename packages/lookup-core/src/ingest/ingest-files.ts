@@ -10,9 +10,6 @@ import { DEFAULT_MAX_LINE_BYTES, readNdjson } from './ndjson.js';
 import { openRejectsFile } from './rejects.js';
 import { validatedOffThread } from './validate-off-thread.js';
 
-/** `ingest`'s exit status when it finished but rejected lines (they are listed, and in `--rejects`). */
-export const EXIT_REJECTED = 3;
-
 /** The ingest flags, as `node:util` `parseArgs` options. */
 export const INGEST_FLAGS = {
   rejects: { type: 'string' },
@@ -79,14 +76,23 @@ function progressLine(file: string, p: IngestProgress, startedAt: number): strin
   return `${file}: ${p.read.toLocaleString('en')} lines, ${rate.toLocaleString('en')}/s, ${p.ingested} new, ${p.unchanged} unchanged, ${p.replaced} replaced, ${p.rejected} rejected`;
 }
 
+/** Where the command writes: text to standard output and error, and whether the latter is a terminal. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** A progress line is shown, and rewritten, only on a terminal. */
+  readonly tty: boolean;
+}
+
 /** Ingests the files in order; returns how many lines were rejected in all. */
 export async function ingestFiles(
   store: LookupStore,
   files: string[],
   settings: IngestSettings,
   stop: AbortSignal,
+  io: Io,
 ): Promise<number> {
-  const tty = process.stderr.isTTY === true;
+  const { tty } = io;
   const rejects =
     settings.rejects === undefined ? undefined : await openRejectsFile(settings.rejects);
   let rejectedInAll = 0;
@@ -109,20 +115,20 @@ export async function ingestFiles(
         {
           ...(tty && {
             onProgress: (p: IngestProgress) =>
-              process.stderr.write(`\r${progressLine(file, p, startedAt)}\x1b[K`),
+              io.err(`\r${progressLine(file, p, startedAt)}\x1b[K`),
           }),
           ...(rejects && { onRejected: (r, item) => rejects.write(file, r, item) }),
           ...(settings.batchSize !== undefined && { batchSize: settings.batchSize }),
         },
       );
-      if (tty) process.stderr.write('\r\x1b[K');
+      if (tty) io.err('\r\x1b[K');
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-      console.log(
-        `${file}: ${result.ingested} ingested, ${result.unchanged} unchanged, ${result.replaced} replaced, ${result.rejected.length} rejected (${seconds} s)`,
+      io.out(
+        `${file}: ${result.ingested} ingested, ${result.unchanged} unchanged, ${result.replaced} replaced, ${result.rejected.length} rejected (${seconds} s)\n`,
       );
-      for (const r of result.rejected.slice(0, 20)) console.error(`  line ${r.line}: ${r.reason}`);
+      for (const r of result.rejected.slice(0, 20)) io.err(`  line ${r.line}: ${r.reason}\n`);
       if (result.rejected.length > 20)
-        console.error(`  ... and ${result.rejected.length - 20} more rejected lines`);
+        io.err(`  ... and ${result.rejected.length - 20} more rejected lines\n`);
       rejectedInAll += result.rejected.length;
       if (stop.aborted) break;
     }
@@ -130,6 +136,6 @@ export async function ingestFiles(
     await rejects?.close();
   }
   if (rejectedInAll > 0 && settings.rejects !== undefined)
-    console.error(`rejected lines written to ${settings.rejects}`);
+    io.err(`rejected lines written to ${settings.rejects}\n`);
   return rejectedInAll;
 }
