@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node22',
+  // The Node.js version check is a workspace module, built into the command's entry.
+  noExternal: ['@service/node-version'],
 });

@@ -1,14 +1,12 @@
 #!/usr/bin/env node
-// The service-lookup command (cli.ts). This entry checks the Node.js version before it loads
-// anything else: on an older Node, a dependency throws while being imported, so this file has no
-// static import and the command is loaded with a dynamic one afterwards.
-const REQUIRED = [22, 12] as const; // package.json engines.node: >=22.12
-const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+// The service-lookup command (cli.ts), behind the Node.js version check: the check is the only
+// static import (bundled into this file), and the command is loaded with a dynamic one after it.
+import { olderNodeMessage } from '@service/node-version';
 
-if (major < REQUIRED[0] || (major === REQUIRED[0] && minor < REQUIRED[1])) {
-  process.stderr.write(
-    `service-lookup: this command needs Node.js ${REQUIRED.join('.')} or newer (this is ${process.versions.node}): install a current Node.js LTS release and run it again.\n`,
-  );
+const older = olderNodeMessage([22, 12]); // package.json engines.node: >=22.12
+
+if (older !== undefined) {
+  process.stderr.write(`service-lookup: ${older}\n`);
   process.exitCode = 2;
 } else {
   void import('./cli.js');
