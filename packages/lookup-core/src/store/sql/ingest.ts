@@ -9,7 +9,7 @@
  */
 
 import { CHANGES_CHANNEL, encodeChange, splitChange } from '../../model/changes.js';
-import { parseEvent } from '../../model/events.js';
+import { type ParseOptions, parseEvent } from '../../model/events.js';
 import type {
   IngestOptions,
   IngestProgress,
@@ -377,36 +377,153 @@ async function refreshStatistics(db: Database, written: number): Promise<void> {
   state.threshold = Math.max(1000, 0.1 * Number(row?.rows ?? 0));
 }
 
-/** Validates and stores events, one transaction per batch; see `LookupStore.ingest`. */
-export async function ingestEvents(
-  db: Database,
-  source: Iterable<unknown> | AsyncIterable<unknown>,
-  options: IngestOptions = {},
-): Promise<IngestResult> {
-  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+/**
+ * One call of `ingestEvents`: the batch being gathered, the batch being written, and the running
+ * counts. Each step is a method: read the source, take a line into the batch, hold it, flush the
+ * batch, store it (halving a refused one), reject a line, and report the result.
+ */
+class IngestRun {
+  private readonly batchSize: number;
   /** Events the batch being gathered may hold: from `FIRST_BATCH_SIZE`, growing to `batchSize`. */
-  let batchLimit = Math.min(batchSize, FIRST_BATCH_SIZE);
-  const parseOptions = {
-    now: Date.now(),
-    ...(options.maxFutureSkewSeconds === undefined
-      ? {}
-      : { maxFutureSkewSeconds: options.maxFutureSkewSeconds }),
-  };
-  const rejected: IngestRejection[] = [];
+  private batchLimit: number;
+  private readonly parseOptions: ParseOptions;
+  private readonly rejected: IngestRejection[] = [];
   /** Whether the next batch is written as all new (`WRITE_FRESH`). */
-  let expectFresh = true;
-  const progress: IngestProgress = { read: 0, ingested: 0, unchanged: 0, replaced: 0, rejected: 0 };
-  let batch = new Map<string, Pending>();
-  /** Lines held by the batch (repeats included) and their characters. */
-  let batchLines = 0;
-  let batchChars = 0;
-
-  const reject = async (line: number, reason: string, raw: unknown) => {
-    const rejection = { line, reason };
-    rejected.push(rejection);
-    progress.rejected = rejected.length;
-    await options.onRejected?.(rejection, raw);
+  private expectFresh = true;
+  private readonly progress: IngestProgress = {
+    read: 0,
+    ingested: 0,
+    unchanged: 0,
+    replaced: 0,
+    rejected: 0,
   };
+  private batch = new Map<string, Pending>();
+  /** Lines held by the batch (repeats included) and their characters. */
+  private batchLines = 0;
+  private batchChars = 0;
+  /**
+   * The batch being written. The next batch is read, validated and encoded meanwhile (with
+   * PostgreSQL the database works in another process), and starts writing only once this one has
+   * committed.
+   */
+  private writing: Promise<void> = Promise.resolve();
+  /** Encodes the events validated on this thread (those not from `validatedOffThread`). */
+  private encoder = new RowEncoder();
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: IngestOptions,
+  ) {
+    this.batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+    this.batchLimit = Math.min(this.batchSize, FIRST_BATCH_SIZE);
+    this.parseOptions = {
+      now: Date.now(),
+      ...(options.maxFutureSkewSeconds === undefined
+        ? {}
+        : { maxFutureSkewSeconds: options.maxFutureSkewSeconds }),
+    };
+  }
+
+  /** Reads the whole source into batches; what was handed to the database settles first on error. */
+  async readAll(source: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
+    try {
+      await this.readItems(source);
+    } catch (error) {
+      // What was handed to the database still commits (or fails) before the error is reported.
+      await this.writing.catch(() => {});
+      throw error;
+    }
+    await this.writing;
+  }
+
+  /** The result, once every batch is written; statistics refreshed when enough was written. */
+  async result(): Promise<IngestResult> {
+    const { progress, rejected } = this;
+    if (rejected.length > 0) this.options.onProgress?.({ ...progress });
+    await refreshStatistics(this.db, progress.ingested + progress.replaced);
+    // The database's refusals arrive while later lines are read: report them in line order.
+    rejected.sort((a, b) => a.line - b.line);
+    return {
+      ingested: progress.ingested,
+      unchanged: progress.unchanged,
+      replaced: progress.replaced,
+      rejected,
+    };
+  }
+
+  private async readItems(source: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
+    for await (const item of source) {
+      if (item instanceof ValidatedLines) {
+        const { lines, results } = item;
+        for (let i = 0; i < lines.length; i++) {
+          // Awaited only when the line is rejected or ends a batch: an await per line cost the
+          // ingesting thread a turn of the event loop's microtasks per line.
+          const waited = this.take(lines[i], results[i] as ParsedRow | null);
+          if (waited) await waited;
+        }
+        continue;
+      }
+      if (item instanceof UnreadableLine) {
+        await this.reject(++this.progress.read, item.reason, item);
+        continue;
+      }
+      const blank = typeof item === 'string' && item.trim() === '';
+      const waited = this.take(item, blank ? null : this.parsedHere(item));
+      if (waited) await waited;
+    }
+    await this.flush();
+  }
+
+  private parsedHere(item: unknown): ParsedRow {
+    const parsed = parseEvent(item, this.parseOptions);
+    return parsed.ok ? { ok: true, row: this.encoder.row(parsed.event) } : parsed;
+  }
+
+  /**
+   * Takes the next line (`parsed` is null for a blank one) into the batch; answers a promise when
+   * the line is rejected or a batch is flushed.
+   */
+  private take(raw: unknown, parsed: ParsedRow | null): Promise<void> | undefined {
+    const line = ++this.progress.read;
+    if (parsed === null) return undefined;
+    if (!parsed.ok) return this.reject(line, parsed.reason, raw);
+    const key = eventKey(parsed.row);
+    const first = this.batch.get(key);
+    // A second version of an id within one batch is applied after the first, as a replacement.
+    if (first !== undefined && first.event.hash !== parsed.row.hash)
+      return this.flush().then(() => this.hold(line, raw, key, parsed.row));
+    return this.hold(line, raw, key, parsed.row, first);
+  }
+
+  /** Holds an event in the batch (`first`: the same id and content already held); may flush. */
+  private hold(line: number, raw: unknown, key: string, event: BatchRow, first?: Pending) {
+    // An exact repeat changes nothing, and need not end the batch.
+    if (first !== undefined) first.repeats.push({ line, raw });
+    else this.batch.set(key, { line, raw, event, repeats: [] });
+    this.batchLines++;
+    this.batchChars += typeof raw === 'string' ? raw.length : 0;
+    return this.batchLines >= this.batchLimit || this.batchChars >= MAX_BATCH_INPUT_CHARS
+      ? this.flush()
+      : undefined;
+  }
+
+  /** Hands the gathered batch to the database once the one before it has committed. */
+  private async flush(): Promise<void> {
+    if (this.batch.size === 0) return this.writing;
+    const items = [...this.batch.values()];
+    this.batch = new Map();
+    this.batchLines = 0;
+    this.batchChars = 0;
+    this.batchLimit = Math.min(this.batchSize, 4 * this.batchLimit);
+    // Rows encoded on this thread are read from here on.
+    this.encoder.finish();
+    this.encoder = new RowEncoder();
+    const parameters = batchParameters(items.map((i) => i.event));
+    await this.writing;
+    this.writing = this.store(items, parameters);
+    // Awaited by the next flush; until then a failure must not count as unhandled.
+    this.writing.catch(() => {});
+  }
 
   /**
    * Stores the items in one transaction; when the database refuses one of them for its data, the
@@ -414,134 +531,65 @@ export async function ingestEvents(
    * costs the others. A batch is first written as all new (`WRITE_FRESH`) unless the last one
    * held stored ids (`expectFresh`).
    */
-  const store = async (items: Pending[], parameters?: string[]): Promise<void> => {
+  private async store(items: Pending[], parameters?: string[]): Promise<void> {
     let counts: Awaited<ReturnType<typeof writeBatch>>;
     const events = items.map((i) => i.event);
     // `flush` encodes a whole batch ahead; the halves of a refused one are encoded here.
     const encoded = parameters ?? batchParameters(events);
     try {
-      counts = await db.transaction((tx) => writeBatch(tx, events, encoded, expectFresh));
+      counts = await this.db.transaction((tx) => writeBatch(tx, events, encoded, this.expectFresh));
     } catch (error) {
-      if (expectFresh && isFreshConflict(error)) {
-        expectFresh = false;
-        return store(items, encoded);
-      }
-      if (!refusedData(error)) throw error;
-      const [only] = items;
-      if (items.length === 1 && only) {
-        // A repeat has the same content, so the database refuses it for the same reason.
-        for (const { line, raw } of [only, ...only.repeats])
-          await reject(line, refusalReason(error), raw);
-        return;
-      }
-      const half = Math.ceil(items.length / 2);
-      await store(items.slice(0, half));
-      return store(items.slice(half));
+      return this.storeRefused(items, encoded, error);
     }
+    this.counted(items, counts);
+  }
+
+  /** After a refused write: again as checked, or halved until the refused item stands alone. */
+  private async storeRefused(items: Pending[], encoded: string[], error: unknown): Promise<void> {
+    if (this.expectFresh && isFreshConflict(error)) {
+      this.expectFresh = false;
+      return this.store(items, encoded);
+    }
+    if (!refusedData(error)) throw error;
+    const [only] = items;
+    if (items.length === 1 && only) {
+      // A repeat has the same content, so the database refuses it for the same reason.
+      for (const { line, raw } of [only, ...only.repeats])
+        await this.reject(line, refusalReason(error), raw);
+      return;
+    }
+    const half = Math.ceil(items.length / 2);
+    await this.store(items.slice(0, half));
+    return this.store(items.slice(half));
+  }
+
+  /** Counts a committed batch and reports it. */
+  private counted(items: Pending[], counts: Awaited<ReturnType<typeof writeBatch>>): void {
+    const { progress, options } = this;
     // Checked writes go on until a batch turns out to be all new (a file ingested again, say).
-    expectFresh = counts.ingested === items.length;
+    this.expectFresh = counts.ingested === items.length;
     progress.ingested += counts.ingested;
     progress.unchanged += counts.unchanged + items.reduce((n, i) => n + i.repeats.length, 0);
     progress.replaced += counts.replaced;
     if (counts.notices.length > 0) options.onCommitted?.(counts.notices);
     options.onProgress?.({ ...progress });
-  };
-
-  /**
-   * The batch being written. The next batch is read, validated and encoded meanwhile (with
-   * PostgreSQL the database works in another process), and starts writing only once this one has
-   * committed.
-   */
-  let writing: Promise<void> = Promise.resolve();
-  /** Encodes the events validated on this thread (those not from `validatedOffThread`). */
-  let encoder = new RowEncoder();
-  const flush = async () => {
-    if (batch.size === 0) return writing;
-    const items = [...batch.values()];
-    batch = new Map();
-    batchLines = 0;
-    batchChars = 0;
-    batchLimit = Math.min(batchSize, 4 * batchLimit);
-    // Rows encoded on this thread are read from here on.
-    encoder.finish();
-    encoder = new RowEncoder();
-    const parameters = batchParameters(items.map((i) => i.event));
-    await writing;
-    writing = store(items, parameters);
-    // Awaited by the next flush; until then a failure must not count as unhandled.
-    writing.catch(() => {});
-  };
-
-  try {
-    await readAll();
-  } catch (error) {
-    // What was handed to the database still commits (or fails) before the error is reported.
-    await writing.catch(() => {});
-    throw error;
-  }
-  await writing;
-  if (rejected.length > 0) options.onProgress?.({ ...progress });
-  await refreshStatistics(db, progress.ingested + progress.replaced);
-  // The database's refusals arrive while later lines are read: report them in line order.
-  rejected.sort((a, b) => a.line - b.line);
-  return {
-    ingested: progress.ingested,
-    unchanged: progress.unchanged,
-    replaced: progress.replaced,
-    rejected,
-  };
-
-  function parsedHere(item: unknown): ParsedRow {
-    const parsed = parseEvent(item, parseOptions);
-    return parsed.ok ? { ok: true, row: encoder.row(parsed.event) } : parsed;
   }
 
-  async function readAll() {
-    for await (const item of source) {
-      if (item instanceof ValidatedLines) {
-        const { lines, results } = item;
-        for (let i = 0; i < lines.length; i++) {
-          // Awaited only when the line is rejected or ends a batch: an await per line cost the
-          // ingesting thread a turn of the event loop's microtasks per line.
-          const waited = take(lines[i], results[i] as ParsedRow | null);
-          if (waited) await waited;
-        }
-        continue;
-      }
-      if (item instanceof UnreadableLine) {
-        await reject(++progress.read, item.reason, item);
-        continue;
-      }
-      const blank = typeof item === 'string' && item.trim() === '';
-      const waited = take(item, blank ? null : parsedHere(item));
-      if (waited) await waited;
-    }
-    await flush();
+  private async reject(line: number, reason: string, raw: unknown): Promise<void> {
+    const rejection = { line, reason };
+    this.rejected.push(rejection);
+    this.progress.rejected = this.rejected.length;
+    await this.options.onRejected?.(rejection, raw);
   }
+}
 
-  /**
-   * Takes the next line (`parsed` is null for a blank one) into the batch; answers a promise when
-   * the line is rejected or a batch is flushed.
-   */
-  function take(raw: unknown, parsed: ParsedRow | null): Promise<void> | undefined {
-    const line = ++progress.read;
-    if (parsed === null) return undefined;
-    if (!parsed.ok) return reject(line, parsed.reason, raw);
-    const key = eventKey(parsed.row);
-    const first = batch.get(key);
-    // A second version of an id within one batch is applied after the first, as a replacement.
-    if (first !== undefined && first.event.hash !== parsed.row.hash)
-      return flush().then(() => hold(line, raw, key, parsed.row));
-    return hold(line, raw, key, parsed.row, first);
-  }
-
-  /** Holds an event in the batch (`first`: the same id and content already held); may flush. */
-  function hold(line: number, raw: unknown, key: string, event: BatchRow, first?: Pending) {
-    // An exact repeat changes nothing, and need not end the batch.
-    if (first !== undefined) first.repeats.push({ line, raw });
-    else batch.set(key, { line, raw, event, repeats: [] });
-    batchLines++;
-    batchChars += typeof raw === 'string' ? raw.length : 0;
-    return batchLines >= batchLimit || batchChars >= MAX_BATCH_INPUT_CHARS ? flush() : undefined;
-  }
+/** Validates and stores events, one transaction per batch; see `LookupStore.ingest`. */
+export async function ingestEvents(
+  db: Database,
+  source: Iterable<unknown> | AsyncIterable<unknown>,
+  options: IngestOptions = {},
+): Promise<IngestResult> {
+  const run = new IngestRun(db, options);
+  await run.readAll(source);
+  return run.result();
 }
