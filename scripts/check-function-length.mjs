@@ -9,7 +9,10 @@ const MAX_LINES = 100;
 const ROOT = join(import.meta.dirname, '..');
 
 /** `file:function` of functions that only build declarative data. */
-const ALLOWED = new Set([]);
+const ALLOWED = new Set([
+  // The OpenAPI 3.1 document of the lookup: one object literal, generated from the zod schemas.
+  'packages/lookup-client/src/openapi.ts:openApiDocument',
+]);
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -37,7 +40,12 @@ for (const pkg of readdirSync(join(ROOT, 'packages'))) {
     continue;
   }
   for (const file of files) {
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+    );
     const visit = (node) => {
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {
         const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
