@@ -410,10 +410,12 @@ class IngestRun {
   /** Encodes the events validated on this thread (those not from `validatedOffThread`). */
   private encoder = new RowEncoder();
 
-  constructor(
-    private readonly db: Database,
-    private readonly options: IngestOptions,
-  ) {
+  private readonly db: Database;
+  private readonly options: IngestOptions;
+
+  constructor(db: Database, options: IngestOptions) {
+    this.db = db;
+    this.options = options;
     this.batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
     this.batchLimit = Math.min(this.batchSize, FIRST_BATCH_SIZE);
     this.parseOptions = {
