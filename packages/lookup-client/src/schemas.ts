@@ -1,7 +1,7 @@
 /**
  * The wire contract of `POST /api/service/lookup`, as zod/mini schemas (small enough for the
  * client bundle). The client checks every answer with these, lookup-core derives its answer type
- * from them, and the OpenAPI document is generated from them (`scripts/openapi.ts`).
+ * from them, and the OpenAPI document is generated from them (`src/openapi.ts`, written to `openapi.json` by the build).
  *
  * Two readings of one contract:
  * - `schemas` (what the client uses by default) is forward compatible: the alpha API may add

@@ -9,9 +9,7 @@ export {
 export {
   ERROR_MESSAGES,
   type ErrorStatus,
-  errorResponse,
   HttpError,
-  jsonResponse,
 } from './http/http.js';
 export {
   createKeyResolver,

@@ -8,6 +8,5 @@ export {
   DEFAULT_MAX_LINE_BYTES,
   type NdjsonOptions,
   readNdjson,
-  readNdjsonLines,
 } from './ingest/ndjson.js';
 export { UnreadableLine } from './model/unreadable-line.js';

@@ -1,4 +1,4 @@
-/** JSON responses and the errors the handler answers with. */
+/** The errors the handler answers with, and the headers of its JSON answers. */
 
 /** The error message of each status the handler sends. */
 export const ERROR_MESSAGES = {
@@ -41,17 +41,3 @@ const ERROR_BODIES = new Map(
 
 /** `{"error":"<message for status>"}`, serialised once per status. */
 export const errorBody = (status: ErrorStatus): string => ERROR_BODIES.get(status) ?? '';
-
-/** A JSON response that no cache keeps (lookups are per key and per moment). */
-export function jsonResponse(
-  status: number,
-  body: unknown,
-  headers?: Record<string, string>,
-): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
-
-/** `{ "error": "<message for status>" }` with that status. */
-export function errorResponse(status: ErrorStatus, headers?: Record<string, string>): Response {
-  return new Response(errorBody(status), { status, headers: { ...JSON_HEADERS, ...headers } });
-}

@@ -138,14 +138,3 @@ async function* longLine(held: Uint8Array[], bytes: Bytes): AsyncIterable<Uint8A
   yield* held;
   yield* bytes.restOfLine();
 }
-
-/**
- * The lines of an NDJSON file, blank ones included, so `ingest` reports true line numbers; a line
- * that is not UTF-8 or is too long comes as an `UnreadableLine`, which `ingest` rejects.
- */
-export function readNdjsonLines(
-  file: string,
-  options?: NdjsonOptions,
-): AsyncIterable<string | UnreadableLine> {
-  return readNdjson(file, options);
-}
