@@ -33,7 +33,12 @@ export {
   type StoreChange,
   type WorkspaceChange,
 } from './model/changes.js';
-export { StoreClosedError, StoreUnavailableError } from './model/errors.js';
+export {
+  LookupCoreError,
+  type LookupCoreErrorCode,
+  StoreClosedError,
+  StoreUnavailableError,
+} from './model/errors.js';
 export { normalizeDomain, normalizeEmail } from './model/normalize.js';
 export type * from './model/types.js';
 export type { AnswerCacheOptions } from './store/cache.js';

@@ -4,6 +4,7 @@
  * beside it.
  */
 import { Worker } from 'node:worker_threads';
+import { LookupCoreError } from '../model/errors.js';
 import type { ParseOptions } from '../model/events.js';
 import { UnreadableLine } from '../model/unreadable-line.js';
 import {
@@ -77,7 +78,14 @@ export async function* validatedOffThread(
     },
   );
   worker.on('error', fail);
-  worker.on('exit', (code) => fail(new Error(`the validation thread stopped (exit code ${code})`)));
+  worker.on('exit', (code) =>
+    fail(
+      new LookupCoreError(
+        'validation_thread_stopped',
+        `the validation thread stopped (exit code ${code})`,
+      ),
+    ),
+  );
 
   let nextId = 0;
   const validate = (lines: string[]): Promise<ValidatedLines> => {

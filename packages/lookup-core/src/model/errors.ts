@@ -1,21 +1,42 @@
-/** Errors a caller of the store can branch on. */
+/** Errors a caller of the store can branch on, by class or by `code`. */
+
+/** What went wrong, as a stable string to branch on. */
+export type LookupCoreErrorCode =
+  /** The database cannot be reached right now (`StoreUnavailableError`). */
+  | 'store_unavailable'
+  /** The store was used after `close()` (`StoreClosedError`). */
+  | 'store_closed'
+  /** Another process replaced an event while this ingest stored it; nothing of the batch is kept. */
+  | 'ingest_conflict'
+  /** The thread validating NDJSON lines for an ingest stopped. */
+  | 'validation_thread_stopped';
+
+/** An error thrown by lookup-core, carrying a `code`. */
+export class LookupCoreError extends Error {
+  override readonly name: string = 'LookupCoreError';
+  readonly code: LookupCoreErrorCode;
+  constructor(code: LookupCoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
 
 /**
  * The database cannot be reached right now (refused, reset, restarting, out of connections).
  * The handler answers 503; the store recovers by itself once the database is back.
  */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends LookupCoreError {
   override readonly name = 'StoreUnavailableError';
   constructor(options?: { cause?: unknown }) {
-    super('The lookup store is unavailable', options);
+    super('store_unavailable', 'The lookup store is unavailable', options);
   }
 }
 
 /** The store was used after `close()`. */
-export class StoreClosedError extends Error {
+export class StoreClosedError extends LookupCoreError {
   override readonly name = 'StoreClosedError';
   constructor() {
-    super('The lookup store is closed');
+    super('store_closed', 'The lookup store is closed');
   }
 }
 

@@ -9,6 +9,7 @@
  */
 
 import { CHANGES_CHANNEL, encodeChange, splitChange } from '../../model/changes.js';
+import { LookupCoreError } from '../../model/errors.js';
 import { type ParseOptions, parseEvent } from '../../model/events.js';
 import type {
   IngestOptions,
@@ -250,7 +251,8 @@ async function writeBatch(
       // The insert met this id, so it is stored; only another process replacing it at the same
       // moment could hide it, and then this ingest stops (nothing of the batch is kept).
       if (old === undefined)
-        throw new Error(
+        throw new LookupCoreError(
+          'ingest_conflict',
           `event ${JSON.stringify([event.workspace, event.type, event.id])} changed during ingest`,
         );
       if (old.hash === event.hash) unchanged++;
