@@ -1,5 +1,5 @@
 /**
- * Issue 14 items 1-3, as the issue saw them: through `service-lookup ingest` and `serve --events`,
+ * NDJSON files with bad lines, through `service-lookup ingest` and `serve --events`,
  * on the embedded store (--data-dir) and on PostgreSQL (--database-url). Every line ends stored,
  * unchanged, replaced or rejected with its number and reason; a rejected line costs no other line;
  * `--rejects FILE` holds each rejected line as it was read; exit status 3 says lines were rejected.
@@ -25,7 +25,7 @@ const database = await createTestDatabase();
 let dir: string;
 let files = 0;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ingest-findings-'));
+  dir = await mkdtemp(join(tmpdir(), 'ingest-file-lines-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -110,7 +110,7 @@ async function companies(backend: Backend, workspace: string): Promise<ObservedC
 for (const backend of backends) {
   describe(backend.name, requires(backend.missing), () => {
     beforeAll(async () => {
-      dataDir = await mkdtemp(join(tmpdir(), 'ingest-findings-data-'));
+      dataDir = await mkdtemp(join(tmpdir(), 'ingest-file-lines-data-'));
     });
     afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
