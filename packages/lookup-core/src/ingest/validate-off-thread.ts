@@ -34,9 +34,7 @@ const workerModule = () =>
  *
  * Up to `linesAhead` lines (and a quarter more) are validated ahead of those taken, which bounds
  * memory. Give it the batch size: the embedded store writes a batch on this thread, blocking it,
- * so the next batch must already be on its way (at 1,000,000 sessions, a window of 48,000 lines
- * for batches of 100,000 left this thread waiting 7 s in all, and the ingest took 65.7 s against
- * 61.0 s with 128,000).
+ * so the next batch must already be on its way (figures: docs/performance.md, Notes).
  */
 export async function* validatedOffThread(
   source: AsyncIterable<string | UnreadableLine>,

@@ -21,8 +21,8 @@ export interface AnswerCacheOptions {
 
 export const DEFAULT_CACHE_ENTRIES = 100_000;
 /**
- * Room for the lookup bench's 10,000 distinct answers over 1,000,000 sessions (81 MiB measured): a
- * working set cycled through a smaller LRU cache would miss on every lookup.
+ * Room for the lookup bench's distinct answers (figures: docs/performance.md, Notes): a working set cycled through a smaller LRU
+ * cache would miss on every lookup.
  */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 

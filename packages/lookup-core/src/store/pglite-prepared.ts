@@ -1,6 +1,5 @@
 /**
- * Prepared statements on PGlite. Its `query` parses and plans every statement anew (the lookup's
- * statement took about 4 ms that way, 0.6 ms prepared, measured here); PostgreSQL's extended
+ * Prepared statements on PGlite. Its `query` parses and plans every statement anew; PostgreSQL's extended
  * protocol, which PGlite speaks in process, prepares a named statement once and then only binds
  * and executes it, with a generic plan after a few runs. Rows come back as text, column by column.
  */

@@ -1,8 +1,8 @@
 /**
  * A statement with text parameters on PGlite, its Bind message written here. PGlite's own encoder
  * measures each parameter's UTF-8 length in a JavaScript loop, twice, and copies the message three
- * times as it grows: for a batch's tens of megabytes that was 7.0 s of the ingesting thread's
- * 90.9 s at 1,000,000 sessions, against 0.5 s to measure and write them here (CPU profiles).
+ * times as it grows, which for a batch's tens of megabytes is a large part of the ingesting
+ * thread's time (figures: docs/performance.md, Notes).
  * Rows come back as text.
  */
 import { Buffer } from 'node:buffer';
@@ -13,8 +13,7 @@ const { serialize, messages: backend } = protocol;
 /**
  * Parse `sql`, Bind `params` (the unnamed statement and portal, parameters and results as text),
  * Describe, Execute and Sync, in one buffer. Each parameter is measured and written into it by
- * Node's own UTF-8 encoder: for a batch's 40 MB, 4-6 ms each against 26-43 ms for
- * `TextEncoder.encodeInto` and 50-77 ms for `TextEncoder.encode` with its copy (microbenchmark).
+ * Node's own UTF-8 encoder, several times faster here than `TextEncoder`.
  */
 function messages(sql: string, params: string[]): Uint8Array {
   const parse = serialize.parse({ text: sql });

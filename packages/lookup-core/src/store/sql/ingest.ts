@@ -44,12 +44,10 @@ const AGGREGATED = `workspace, type, id, domain, company_name, industry, email, 
   likes, shares, comments`;
 /**
  * The order a batch's events are inserted in: company by company, so the heap keeps each
- * company's events together and the per-company index takes its new keys in order (at 1,000,000
- * sessions on PostgreSQL, with the visitors below inserted in key order too: database CPU 41.6 s
- * against 33.9 s, ingest 48.2 s against 40.7 s). The domain leads the sort key: a batch usually
- * holds one workspace, and a leading key that is the same in every row leaves the sort's
- * abbreviated keys (its first bytes, compared as one integer) telling nothing apart. Sorting
- * 100,000 events took 70-75 ms against 185 ms with the workspace first.
+ * company's events together and the per-company index takes its new keys in order. The domain
+ * leads the sort key: a batch usually holds one workspace, and a leading key that is the same in
+ * every row leaves the sort's abbreviated keys (its first bytes, compared as one integer) telling
+ * nothing apart (figures: docs/performance.md, Notes).
  */
 const IN_COMPANY_ORDER = 'ORDER BY domain, workspace, seen_from';
 /** Every stored event of the companies / contacts listed as JSON in `$1` (recomputation). */
@@ -155,7 +153,7 @@ const WRITE_NEW = apply(
 );
 /**
  * A batch of ids not stored yet: every row inserted and added, with no check for a stored id per
- * row (backend CPU at 1,000,000 sessions: 34.8 s against 39.7 s). One stored id makes the insert
+ * row (figures: docs/performance.md, Notes). One stored id makes the insert
  * fail (`isFreshConflict`), and the batch is written again with `WRITE_NEW`.
  */
 const WRITE_FRESH = apply(
@@ -199,13 +197,12 @@ const DELETE_CONTACTS = ['contacts', 'contact_signals'].map(
  *   embedded store a round of file system calls through JavaScript.
  * - No JIT: planned for its arrays, with the planner's guess for the signal lists (100 rows an
  *   event), a batch statement's cost is in the millions, past `jit_optimize_above_cost`, and
- *   PostgreSQL compiled it afresh each time (JIT code is not kept): 1.28 s of a 100,000-event
- *   statement's 6.87 s (auto_explain). PGlite has no JIT; the setting exists there too and changes
- *   nothing.
+ *   PostgreSQL compiled it afresh each time (JIT code is not kept). PGlite has no JIT; the setting
+ *   exists there too and changes nothing.
  * - Generic plans: the statements are prepared once per connection (`store/postgres.ts`), but the first
  *   five executions are planned again for their parameters, and planning around a batch's arrays
- *   took most of the Bind message's time (100,000 events: Bind 1.0 s against 0.23-0.45 s with the
- *   generic plan, which PostgreSQL would settle on from the sixth anyway).
+ *   took most of the Bind message's time; PostgreSQL would settle on the generic plan from the
+ *   sixth anyway (figures: docs/performance.md, Notes).
  */
 const BATCH_SETTINGS = `SELECT set_config('work_mem', '64MB', true), set_config('jit', 'off', true),
   set_config('plan_cache_mode', 'force_generic_plan', true)`;
@@ -339,18 +336,14 @@ interface Pending {
 /**
  * Events per transaction unless told otherwise. Large: each batch visits nearly every leaf page of
  * the per-company and per-contact indexes (their keys arrive in no order) and updates each
- * company and contact it names once, so fewer, larger batches cost the database less per event.
- * At 1,000,000 sessions in 20,000 companies on PostgreSQL, batches of 100,000 took 47 s against
- * 55 s for 25,000 (database CPU 40 s against 49 s); 250,000 gained nothing more and doubled the
- * memory held (1.6 GB resident against 0.8 GB).
+ * company and contact it names once, so fewer, larger batches cost the database less per event;
+ * larger ones than this gained nothing more and held twice the memory (figures: docs/performance.md, Notes).
  */
 export const DEFAULT_BATCH_SIZE = 100_000;
 /**
  * The first batch holds at most this many events, and each next one four times as many as the
  * one before, up to the batch size: the database starts writing while the rest is still read,
- * rather than after a whole batch has been. Measured at 100,000 sessions: 4.2 s against 5.9 s on
- * PostgreSQL, 5.7 s against 7.1 s embedded; at 1,000,000 doubling rather than quadrupling cost the
- * embedded store 2-4 s (each batch updates every company it names once).
+ * rather than after a whole batch has been (figures: docs/performance.md, Notes).
  */
 const FIRST_BATCH_SIZE = 10_000;
 /** Raw input held per batch at most, so long lines cannot make a batch huge. */

@@ -132,17 +132,14 @@ CREATE FUNCTION svc_intent(integer) RETURNS text LANGUAGE sql IMMUTABLE AS
   {
     version: 4,
     // An event's lists are only ever sent back whole: kept as the JSON text ingest wrote, which
-    // PostgreSQL checks in a fifth of the time it takes to convert it to jsonb (measured: 0.45
-    // against 2 microseconds a value, three values an event).
+    // PostgreSQL checks in a fraction of the time it takes to convert it to jsonb.
     sql: `ALTER TABLE events ${['pages', 'signals', 'utm'].map((c) => `ALTER COLUMN ${c} TYPE json USING ${c}::json`).join(', ')};`,
   },
   {
     version: 5,
     // Each batch updates every company it names once. With room left on its page, the new version
     // stays beside the old one (a HOT update: no new index entry, and the next batch reclaims the
-    // old version's space). At 1,000,000 sessions on PostgreSQL: 210,001 of 210,001 updates HOT
-    // against 682, the table 7.3 MB against 40 MB, the companies upsert 242 against 377 ms per
-    // 100,000-event batch (auto_explain). Contacts cannot gain so: contacts_by_company holds
+    // old version's space) (figures: docs/performance.md, Notes). Contacts cannot gain so: contacts_by_company holds
     // last_seen, which every update changes. Pages written before this keep their fill.
     sql: 'ALTER TABLE companies SET (fillfactor = 50);',
   },
