@@ -19,7 +19,6 @@ import {
   type LookupStore,
   openEmbeddedStore,
   openPostgresStore,
-  withAnswerText,
 } from '@service/lookup-core';
 import { toNodeListener } from '@service/lookup-core/node';
 import { Hono } from 'hono';
@@ -112,11 +111,10 @@ if (kind === 'lookup') {
   // The answer as bytes too (what the SQL store's cache gives), so the shell alone is measured.
   const answer = JSON.parse(PAYLOAD);
   const bytes = Buffer.from(PAYLOAD);
-  const lookup = withAnswerText(
-    async () => answer,
-    async () => bytes,
-  );
-  const constant = { lookup } as unknown as LookupStore;
+  const constant = {
+    lookup: async () => answer,
+    lookupText: async () => bytes,
+  } as unknown as LookupStore;
   listen(toNodeListener(createLookupHandler({ store: constant, keys })));
 } else if (kind === 'replay') {
   const pairs = JSON.parse(readFileSync(process.env.ANSWERS_FILE ?? '', 'utf8')) as string[][];

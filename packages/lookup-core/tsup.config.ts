@@ -6,14 +6,14 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     node: 'src/node.ts',
-    cli: 'src/cli.ts',
-    bin: 'src/bin.ts',
-    // Loaded by path as a worker thread (validate-off-thread.ts), so built beside the others.
-    'validate-worker': 'src/validate-worker.ts',
+    cli: 'src/cli/cli.ts',
+    bin: 'src/cli/bin.ts',
+    // Loaded by path as a worker thread (ingest/validate-off-thread.ts), so built beside the others.
+    'validate-worker': 'src/ingest/validate-worker.ts',
   },
-  // The lookup's contract is a private workspace package, never published: its code and its
-  // types are built into this package's own files.
-  noExternal: [CONTRACT],
+  // The lookup's contract and the Node.js version check are private workspace packages, never
+  // published: their code (and the contract's types) are built into this package's own files.
+  noExternal: [CONTRACT, '@service/node-version'],
   shims: true,
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { paths: { [CONTRACT]: ['../lookup-contract/src/index.ts'] } } },

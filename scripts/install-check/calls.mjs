@@ -37,13 +37,13 @@ export const checks = {
   '@service/lookup-core': {
     entries: ['@service/lookup-core', '@service/lookup-core/node'],
     async call(
-      [{ createLookupHandler, openEmbeddedStore }, { readNdjsonLines, toNodeListener }],
+      [{ createLookupHandler, openEmbeddedStore }, { readNdjson, toNodeListener }],
       answered,
     ) {
       const store = await openEmbeddedStore();
       const server = createServer();
       try {
-        await store.ingest(readNdjsonLines(SAMPLE_EVENTS));
+        await store.ingest(readNdjson(SAMPLE_EVENTS));
         const handler = createLookupHandler({
           store,
           keys: [{ key: SERVICE_SECRET_KEY, workspace: 'default' }],

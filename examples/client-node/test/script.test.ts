@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freePort, runScript, SAMPLE } from '@service/example-smoke-kit';
 import { createLookupHandler, type LookupStore, openEmbeddedStore } from '@service/lookup-core';
-import { readNdjsonLines, toNodeListener } from '@service/lookup-core/node';
+import { readNdjson, toNodeListener } from '@service/lookup-core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const cwd = fileURLToPath(new URL('..', import.meta.url));
@@ -19,7 +19,7 @@ describe('examples/client-node against a real lookup server on loopback', () => 
 
   beforeAll(async () => {
     store = await openEmbeddedStore();
-    await store.ingest(readNdjsonLines(samples));
+    await store.ingest(readNdjson(samples));
     const handler = createLookupHandler({ store, keys: [{ key: SAMPLE.secretKey }] });
     server = createServer(toNodeListener(handler));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createLookupHandler, openEmbeddedStore } from '@service/lookup-core';
-import { readNdjsonLines, toNodeListener } from '@service/lookup-core/node';
+import { readNdjson, toNodeListener } from '@service/lookup-core/node';
 import Fastify from 'fastify';
 
 const {
@@ -20,7 +20,7 @@ const {
 } = process.env;
 
 const store = await openEmbeddedStore();
-const { ingested } = await store.ingest(readNdjsonLines(SERVICE_EVENTS_FILE));
+const { ingested } = await store.ingest(readNdjson(SERVICE_EVENTS_FILE));
 const lookup = toNodeListener(createLookupHandler({ store, keys: [{ key: SERVICE_SECRET_KEY }] }));
 
 const app = Fastify();

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createLookupHandler, openEmbeddedStore } from '@service/lookup-core';
-import { readNdjsonLines } from '@service/lookup-core/node';
+import { readNdjson } from '@service/lookup-core/node';
 import { Hono } from 'hono';
 
 const {
@@ -17,7 +17,7 @@ const {
 } = process.env;
 
 const store = await openEmbeddedStore();
-const { ingested } = await store.ingest(readNdjsonLines(SERVICE_EVENTS_FILE));
+const { ingested } = await store.ingest(readNdjson(SERVICE_EVENTS_FILE));
 const lookup = createLookupHandler({ store, keys: [{ key: SERVICE_SECRET_KEY }] });
 
 const app = new Hono();

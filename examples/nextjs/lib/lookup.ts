@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { createLookupHandler, type LookupHandler, openEmbeddedStore } from '@service/lookup-core';
-import { readNdjsonLines } from '@service/lookup-core/node';
+import { readNdjson } from '@service/lookup-core/node';
 
 const {
   // `next start` runs in this folder: the repository's sample events are two levels up.
@@ -16,7 +16,7 @@ const {
 
 async function openLookup(): Promise<LookupHandler> {
   const store = await openEmbeddedStore();
-  await store.ingest(readNdjsonLines(SERVICE_EVENTS_FILE));
+  await store.ingest(readNdjson(SERVICE_EVENTS_FILE));
   return createLookupHandler({ store, keys: [{ key: SERVICE_SECRET_KEY }] });
 }
 

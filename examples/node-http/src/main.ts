@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createLookupHandler, openEmbeddedStore } from '@service/lookup-core';
-import { readNdjsonLines, toNodeListener } from '@service/lookup-core/node';
+import { readNdjson, toNodeListener } from '@service/lookup-core/node';
 
 const {
   HOST = '127.0.0.1',
@@ -18,7 +18,7 @@ const {
 } = process.env;
 
 const store = await openEmbeddedStore();
-const { ingested } = await store.ingest(readNdjsonLines(SERVICE_EVENTS_FILE));
+const { ingested } = await store.ingest(readNdjson(SERVICE_EVENTS_FILE));
 const handler = createLookupHandler({ store, keys: [{ key: SERVICE_SECRET_KEY }] });
 
 const server = createServer(toNodeListener(handler));

@@ -18,7 +18,7 @@ import {
 } from '@service/crm-sync';
 import { applyPlan, connectFromEnv, readCrm, SalesforceError } from '@service/crm-sync/salesforce';
 import { openEmbeddedStore } from '@service/lookup-core';
-import { readNdjsonLines } from '@service/lookup-core/node';
+import { readNdjson } from '@service/lookup-core/node';
 
 const { values: flags } = parseArgs({
   options: {
@@ -44,7 +44,7 @@ const motions: Motion[] = [
 
 // 1. Events into the store, which keeps the aggregates current on ingest.
 const store = await openEmbeddedStore();
-const ingest = await store.ingest(readNdjsonLines(flags.events));
+const ingest = await store.ingest(readNdjson(flags.events));
 const observed: ObservedCompany[] = [];
 for await (const company of store.readAggregates({ workspace: flags.workspace })) {
   observed.push(company);

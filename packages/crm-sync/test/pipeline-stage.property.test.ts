@@ -52,7 +52,7 @@ describe("computePipelineStage: the spec's table (section 3)", () => {
 
   // Issue 12: a default org's Account Type values are `Customer - Direct` and `Customer - Channel`,
   // so the default rule is "any Type starting with `Customer`".
-  it("issue 12 default rule: type 'Customer - Direct' is a Customer", () => {
+  it("the default rule: type 'Customer - Direct' is a Customer", () => {
     expect(
       computePipelineStage({ accountType: 'Customer - Direct', opportunities: [] }).stage,
     ).toBe('Customer');

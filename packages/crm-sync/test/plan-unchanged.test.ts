@@ -1,4 +1,4 @@
-// Write only what changed (issue 16): the planner leaves out fields the org already holds, as
+// Write only what changed: the planner leaves out fields the org already holds, as
 // Salesforce stores them, and a record with nothing left is a skip with code `unchanged`.
 import { describe, expect, it } from 'vitest';
 import {

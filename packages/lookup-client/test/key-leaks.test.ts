@@ -38,7 +38,7 @@ function printed(error: LookupError): string {
   ].join('\n');
 }
 
-describe('redirects (finding 1)', () => {
+describe('redirects', () => {
   it.each(['auto', 'bearer', 'header', 'body'] as const)(
     'a 307 to another origin is a RedirectError under %s; the other origin gets nothing',
     async (keyTransport: KeyTransport | 'auto') => {
@@ -62,7 +62,7 @@ describe('redirects (finding 1)', () => {
   );
 });
 
-describe('no error holds the key (finding 2)', () => {
+describe('no error holds the key', () => {
   const echo: Responder = (request, response) =>
     sendJson(
       response,

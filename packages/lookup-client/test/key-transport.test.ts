@@ -113,7 +113,7 @@ describe("keyTransport 'auto'", () => {
     );
   });
 
-  // Issue 11, finding 5: a wrong key cost three requests on every call, one with the key in the body.
+  // A wrong key cost three requests on every call, one with the key in the body.
   it('after every transport was refused, sends the key once (bearer) until a call succeeds', async () => {
     const { baseUrl, requests } = await serverAccepting([]);
     const client = new LookupClient({ secretKey: KEY, baseUrl });
@@ -125,7 +125,7 @@ describe("keyTransport 'auto'", () => {
     expect(last).toMatchObject({ transportsTried: ['bearer'] });
   });
 
-  // Issue 11, finding 5: `auto` never re-tested its choice.
+  // `auto` never re-tested its choice.
   it('when the remembered transport starts getting 401, tries the others once more', async () => {
     let accepted: KeyTransport[] = ['bearer', 'header', 'body'];
     server = await startServer((request, response) => {

@@ -87,7 +87,7 @@ describe('through msw', () => {
     );
   });
 
-  // Issue 11, finding 3: the API's growth must not break calls.
+  // The API's growth must not break calls.
   const grown: Array<[string, unknown]> = [
     [
       'an intent level added later',

@@ -38,7 +38,7 @@ describe('lookup response schema', () => {
     ).toBe(false);
   });
 
-  it('by default, takes a new intent level and a timestamp with an offset (issue 11, finding 3)', () => {
+  it('by default, takes a new intent level and a timestamp with an offset', () => {
     const lenient = schemas.companySchema;
     expect(lenient.safeParse({ ...company, service_purchase_intent: 'none' }).success).toBe(true);
     expect(

@@ -82,7 +82,7 @@ describe('lookup', () => {
       LookupResponseWithActivity['contacts'][number]
     >().toEqualTypeOf<ContactWithActivity>();
     expectTypeOf<ContactWithActivity['site_activity']>().toEqualTypeOf<SiteSession[]>();
-    // Issue 11, finding 4: exact types, so a lookup without activity has no activity fields.
+    // Exact types, so a lookup without activity has no activity fields.
     expectTypeOf<Contact>().not.toHaveProperty('site_activity');
     expectTypeOf<Contact>().not.toHaveProperty('linkedin_activity');
   });

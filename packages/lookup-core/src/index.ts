@@ -1,23 +1,22 @@
-export { type AnswerText, withAnswerText } from './answer-text.js';
-export { BodyTimeoutError } from './body.js';
-export type { AnswerCacheOptions } from './cache.js';
-export type { CoreAnswer, CoreRequest, LookupCore } from './core.js';
-export { type EmbeddedStoreOptions, openEmbeddedStore } from './embedded.js';
-export { StoreClosedError, StoreUnavailableError } from './errors.js';
+export { BodyTimeoutError } from './http/body.js';
+export type { CoreAnswer, CoreRequest, LookupCore } from './http/core.js';
 export {
   createLookupHandler,
   type LookupClientInfo,
   type LookupHandler,
   type LookupHandlerOptions,
-} from './handler.js';
+} from './http/handler.js';
 export {
   ERROR_MESSAGES,
   type ErrorStatus,
-  errorResponse,
   HttpError,
-  jsonResponse,
-} from './http.js';
-export { createKeyResolver, isWellFormedKey, type KeyEntry, type KeyResolver } from './keys.js';
+} from './http/http.js';
+export {
+  createKeyResolver,
+  isWellFormedKey,
+  type KeyEntry,
+  type KeyResolver,
+} from './http/keys.js';
 export {
   createJsonLineLog,
   describeFailure,
@@ -27,13 +26,21 @@ export {
   type LookupLog,
   type LookupLogEvent,
   type LookupUnauthorized,
-} from './log.js';
-export { normalizeDomain, normalizeEmail } from './normalize.js';
-export { openPostgresStore, type PostgresStoreOptions } from './postgres.js';
+} from './http/log.js';
 export {
   CHANGES_CHANNEL,
   type ChangeNotice,
   type StoreChange,
   type WorkspaceChange,
-} from './sql/changes.js';
-export type * from './types.js';
+} from './model/changes.js';
+export {
+  LookupCoreError,
+  type LookupCoreErrorCode,
+  StoreClosedError,
+  StoreUnavailableError,
+} from './model/errors.js';
+export { normalizeDomain, normalizeEmail } from './model/normalize.js';
+export type * from './model/types.js';
+export type { AnswerCacheOptions } from './store/cache.js';
+export { type EmbeddedStoreOptions, openEmbeddedStore } from './store/embedded.js';
+export { openPostgresStore, type PostgresStoreOptions } from './store/postgres.js';

@@ -2,13 +2,13 @@
 // whatever runs of rows a batch takes, each column must hold exactly its events' elements, in order.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseEvent, type StoredEvent } from '../src/events.js';
+import { parseEvent, type StoredEvent } from '../src/model/events.js';
 import {
   type BatchRow,
   batchParameters,
   EVENT_COLUMNS,
   RowEncoder,
-} from '../src/sql/batch-rows.js';
+} from '../src/store/sql/batch-rows.js';
 import { linkedin, session } from './support/events.js';
 
 /** Text that an element must quote or escape, and characters of two UTF-16 code units. */

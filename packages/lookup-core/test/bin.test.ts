@@ -19,7 +19,7 @@ beforeAll(async () => {
   // The package's own build configuration: what matters is the order in the built output.
   await build({
     config: join(PACKAGE, 'tsup.config.ts'),
-    entry: { bin: join(PACKAGE, 'src/bin.ts'), cli: join(PACKAGE, 'src/cli.ts') },
+    entry: { bin: join(PACKAGE, 'src/cli/bin.ts'), cli: join(PACKAGE, 'src/cli/cli.ts') },
     outDir,
     format: ['esm'],
     dts: false,

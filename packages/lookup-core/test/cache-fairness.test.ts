@@ -1,7 +1,7 @@
 // The answer cache shared by workspaces: one workspace's crawl cannot take the others' room.
 import { describe, expect, it } from 'vitest';
-import { AnswerCache } from '../src/cache.js';
-import type { LookupQuery } from '../src/types.js';
+import type { LookupQuery } from '../src/model/types.js';
+import { AnswerCache } from '../src/store/cache.js';
 
 const byDomain = (workspace: string, domain: string): LookupQuery => ({
   workspace,

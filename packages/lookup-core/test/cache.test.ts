@@ -1,7 +1,7 @@
 // The answer cache on its own: its bounds, what a change notice drops, and fills that raced a change.
 import { describe, expect, it } from 'vitest';
-import { AnswerCache } from '../src/cache.js';
-import type { LookupQuery } from '../src/types.js';
+import type { LookupQuery } from '../src/model/types.js';
+import { AnswerCache } from '../src/store/cache.js';
 
 const byDomain = (domain: string, workspace = 'default'): LookupQuery => ({
   workspace,

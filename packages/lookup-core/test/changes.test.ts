@@ -1,7 +1,7 @@
 // The change notice format shared by ingest (emits) and the lookup servers (consume).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeChange, encodeChange, type StoreChange, splitChange } from '../src/sql/changes.js';
+import { decodeChange, encodeChange, type StoreChange, splitChange } from '../src/model/changes.js';
 
 /** PostgreSQL's NOTIFY payload limit: "must be shorter than 8000 bytes" (docs, sql-notify). */
 const NOTIFY_LIMIT = 8000;

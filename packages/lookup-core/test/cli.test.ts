@@ -1,9 +1,11 @@
-// The service-lookup command as a child process, run from the TypeScript sources.
+// The service-lookup command run from the TypeScript sources: in this process through `main`, and
+// as a child process where a real one is needed (a signal, a terminal).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli/main.js';
 import { cliFromSource, PACKAGE } from './support/cli.js';
 import { session } from './support/events.js';
 import { serve } from './support/serve.js';
@@ -26,13 +28,13 @@ function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   });
 }
 
-function run(args: string[], env?: Record<string, string>): Promise<Run> {
-  const child = start(args, env);
+/** Runs the command in this process to its end, collecting what it wrote. */
+async function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const io = { out: (t: string) => (stdout += t), err: (t: string) => (stderr += t), tty: false };
+  const code = await main(args, io, { SERVICE_SECRET_KEYS: '', DATABASE_URL: '', ...env });
+  return { code, stdout, stderr };
 }
 
 let dir: string;

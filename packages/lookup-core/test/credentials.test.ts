@@ -8,7 +8,7 @@
 import { request as httpRequest } from 'node:http';
 import { createTestDatabase, requires } from '@service/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presentedHeaderKey } from '../src/credentials.js';
+import { presentedHeaderKey } from '../src/http/credentials.js';
 import {
   createKeyResolver,
   createLookupHandler,

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseEvent } from '../src/events.js';
+import { parseEvent } from '../src/model/events.js';
 import { linkedin, session } from './support/events.js';
 import { mutated } from './support/mutated-events.js';
 

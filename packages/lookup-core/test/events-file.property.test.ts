@@ -17,8 +17,9 @@ import {
   openEmbeddedStore,
   openPostgresStore,
 } from '../src/index.js';
-import { readNdjson, type UnreadableLine } from '../src/ndjson.js';
-import { validatedOffThread } from '../src/validate-off-thread.js';
+import { readNdjson } from '../src/ingest/ndjson.js';
+import { validatedOffThread } from '../src/ingest/validate-off-thread.js';
+import type { UnreadableLine } from '../src/model/unreadable-line.js';
 import { linkedin, session } from './support/events.js';
 
 const MAX_LINE_BYTES = 4096;

@@ -4,7 +4,7 @@ import { createTestDatabase, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHANGES_CHANNEL, openPostgresStore } from '../src/index.js';
-import { decodeChange } from '../src/sql/changes.js';
+import { decodeChange } from '../src/model/changes.js';
 import { session } from './support/events.js';
 import { describeIngest } from './support/ingest-suite.js';
 

@@ -5,8 +5,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PURCHASE_INTENTS } from '@service/lookup-contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pgliteDatabase } from '../src/embedded.js';
-import { migrate } from '../src/sql/migrations.js';
+import { pgliteDatabase } from '../src/store/embedded.js';
+import { migrate } from '../src/store/sql/migrations.js';
 
 const pg = await PGlite.create();
 afterAll(() => pg.close());

@@ -18,7 +18,7 @@ import {
   openEmbeddedStore,
   openPostgresStore,
 } from '../src/index.js';
-import { readNdjsonLines } from '../src/node.js';
+import { readNdjson } from '../src/node.js';
 import { cliFromSource, PACKAGE } from './support/cli.js';
 import { linkedin, session } from './support/events.js';
 
@@ -139,7 +139,7 @@ beforeAll(async () => {
   await writeFile(file, `${lines.join('\n')}\n`);
   // The reference: one clean, uninterrupted ingest of the same file.
   const store = await openEmbeddedStore();
-  const counts = await store.ingest(readNdjsonLines(file));
+  const counts = await store.ingest(readNdjson(file));
   expect(counts.rejected).toEqual([]);
   clean = await snapshot(store);
   await store.close();

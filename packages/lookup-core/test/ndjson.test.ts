@@ -1,7 +1,8 @@
 // The byte-level NDJSON reader: where lines end, strict UTF-8, and the longest line.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readNdjson, UnreadableLine } from '../src/ndjson.js';
+import { readNdjson } from '../src/ingest/ndjson.js';
+import { UnreadableLine } from '../src/model/unreadable-line.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 

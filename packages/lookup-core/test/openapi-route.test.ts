@@ -5,8 +5,8 @@
 import { createServer } from 'node:http';
 import document from '@service/lookup-client/openapi.json' with { type: 'json' };
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { withOpenApiRoute } from '../src/http/openapi-route.js';
 import type { LookupResult, PurchaseIntent } from '../src/index.js';
-import { withOpenApiRoute } from '../src/openapi-route.js';
 import { expectDocumented } from './support/openapi-answers.js';
 import { serve } from './support/serve.js';
 

@@ -6,7 +6,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { queryText } from '../src/pglite-text-query.js';
+import { queryText } from '../src/store/pglite-text-query.js';
 
 const pg = await PGlite.create();
 afterAll(() => pg.close());

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseEvent, plainEvent } from '../src/events.js';
+import { parseEvent, plainEvent } from '../src/model/events.js';
 import { type Json, mutated, valid } from './support/mutated-events.js';
 
 const OPTIONS = { now: Date.parse('2026-01-01T00:00:00Z') };

@@ -9,10 +9,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { createTestDatabase, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pgliteDatabase } from '../src/embedded.js';
-import { postgresDatabase } from '../src/postgres.js';
-import type { Database } from '../src/sql/db.js';
-import { openSqlStore } from '../src/sql/store.js';
+import { pgliteDatabase } from '../src/store/embedded.js';
+import { postgresDatabase } from '../src/store/postgres.js';
+import type { Database } from '../src/store/sql/db.js';
+import { openSqlStore } from '../src/store/sql/store.js';
 import { session } from './support/events.js';
 
 const COMPANIES = 400;

@@ -5,7 +5,7 @@
  */
 import { LookupClient, RateLimitError } from '@service/lookup-client';
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../src/rate-limit.js';
+import { createRateLimiter } from '../src/http/rate-limit.js';
 import { KEY, OTHER_KEY } from './support/events.js';
 import { expectDocumented } from './support/openapi-answers.js';
 import { lookup, serve } from './support/serve.js';

@@ -1,6 +1,6 @@
 // The two shells over the one core: the node listener builds no Fetch object on its path, takes
-// only handlers made by createLookupHandler (from any copy of the package), and answers what the
-// Fetch handler answers.
+// the handler's options or any handler (one with a core from any copy of the package, any other
+// through one Fetch Request), and answers what the Fetch handler answers.
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -133,10 +133,34 @@ describe('the node listener', () => {
     }
   });
 
-  it('takes only a handler made by createLookupHandler', () => {
-    const foreign = async () => new Response('{}');
-    expect(() => toNodeListener(foreign)).toThrow(
-      new TypeError('toNodeListener takes a handler made by createLookupHandler'),
-    );
+  /** A listener on a free loopback port, answering one POST; the server is closed after. */
+  async function postTo(listener: ReturnType<typeof toNodeListener>, body: string) {
+    const server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      return await post(port, body, { authorization: `Bearer ${KEY}` });
+    } finally {
+      server.close();
+    }
+  }
+
+  it('takes the options of a handler and answers as the handler made from them', async () => {
+    const answer = await postTo(toNodeListener({ store, keys: KEYS }), '{"domain":"acme.com"}');
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text).company.domain).toBe('acme.com');
+  });
+
+  it('runs a handler without a core (a wrapper) through a Fetch Request, body and headers included', async () => {
+    const handler = createLookupHandler({ store, keys: KEYS });
+    const seen: string[] = [];
+    const wrapper = async (request: Request) => {
+      seen.push(`${request.method} ${new URL(request.url).pathname}`);
+      return handler(request);
+    };
+    const answer = await postTo(toNodeListener(wrapper), '{"domain":"acme.com"}');
+    expect(seen).toEqual(['POST /api/service/lookup']);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text).company.domain).toBe('acme.com');
   });
 });

@@ -1,6 +1,6 @@
 // Which driver errors mean "the database is not accepting work right now" (503), not a failed query.
 import { describe, expect, it } from 'vitest';
-import { isUnavailable } from '../src/errors.js';
+import { isUnavailable } from '../src/model/errors.js';
 
 const withCode = (code: string) => Object.assign(new Error('from the driver'), { code });
 

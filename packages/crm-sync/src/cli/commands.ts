@@ -172,8 +172,8 @@ async function lines(path: string) {
     if (error instanceof CliError) throw error;
     throw unreadable((error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
-  const { readNdjsonLines } = await importLookupCoreNode();
-  return readNdjsonLines(path);
+  const { readNdjson } = await importLookupCoreNode();
+  return readNdjson(path);
 }
 
 async function observe(path: string, workspace: string, io: Io): Promise<ObservedCompany[]> {

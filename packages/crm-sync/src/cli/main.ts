@@ -49,19 +49,14 @@ function parse(argv: readonly string[]) {
   }
 }
 
-async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const { values, positionals } = parse(argv);
-  const [command, sub, ...extra] = positionals;
+/** What every command runs with: its flags, where it writes, its environment, its org. */
+function invocation(
+  values: ReturnType<typeof parse>['values'],
+  command: string,
+  io: Io,
+  env: NodeJS.ProcessEnv,
+) {
   const json = values.json === true;
-  refuseSecretsOnArgv(values);
-  if (values.version) {
-    io.out(json ? JSON.stringify({ version: packageJson.version }) : packageJson.version);
-    return EXIT.ok;
-  }
-  if (values.help || command === undefined || command === 'help') {
-    io.out(help(command === 'help' ? positionals.slice(1) : positionals));
-    return EXIT.ok;
-  }
   const secrets = () => readSecrets(values, env, io.stdin);
   const tokenFile = values['token-file'] ?? defaultTokenFile(env);
   const unexpected = (list: readonly (string | undefined)[]) => {
@@ -77,38 +72,99 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
     targetOrg
       ? targetOrgConnection(targetOrg, { apiVersion: values['api-version'] })
       : resolveConnection(values, await secrets(), env);
+  return { values, io, env, json, secrets, tokenFile, unexpected, targetOrg, connection };
+}
+
+type Invocation = ReturnType<typeof invocation>;
+
+/** `service-crm login`. */
+async function loginCommand({
+  values,
+  io,
+  env,
+  json,
+  secrets,
+  tokenFile,
+  targetOrg,
+}: Invocation): Promise<ExitCode> {
+  if (targetOrg)
+    throw new CliError(
+      EXIT.usage,
+      'login connects service-crm itself; --target-org uses an sf CLI login instead (log in with `sf org login web`): use one or the other',
+    );
+  const clientId = values['client-id'] ?? env.SF_CLIENT_ID;
+  if (!clientId)
+    throw new CliError(
+      EXIT.usage,
+      'login needs the connected app consumer key: --client-id ID (or SF_CLIENT_ID)',
+    );
+  const port = Number(values.port ?? 1717);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(EXIT.usage, `--port ${values.port} is not a port number`);
+  await login(
+    {
+      clientId,
+      clientSecret: (await secrets())['client-secret'],
+      loginUrl: values['login-url'] ?? env.SF_LOGIN_URL,
+      port,
+      tokenFile,
+      json,
+      openBrowser: values['no-browser'] !== true,
+      env,
+    },
+    io,
+  );
+  return EXIT.ok;
+}
+
+/** `service-crm sync`. */
+async function syncCommand({
+  values,
+  io,
+  json,
+  tokenFile,
+  connection,
+}: Invocation): Promise<ExitCode> {
+  if (!values.events) throw new CliError(EXIT.usage, 'sync needs --events FILE.ndjson');
+  const config = await loadConfig(values.config);
+  if (values.snapshot && !values['dry-run'])
+    throw new CliError(EXIT.usage, '--snapshot plans offline: use it with --dry-run');
+  return sync(values.snapshot ? undefined : await connection(), io, {
+    events: values.events,
+    dryRun: values['dry-run'] === true,
+    json,
+    journal: values.journal ?? join(tokenFile, '..', 'sync-journal.json'),
+    config,
+    delta: {
+      snapshot: values.snapshot,
+      fullRead: values['full-read'] === true,
+      full: values.full === true,
+      apiReserve: parseReserve(values['api-reserve']),
+      tokenFile,
+      config,
+    },
+  });
+}
+
+async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const { values, positionals } = parse(argv);
+  const [command, sub, ...extra] = positionals;
+  const json = values.json === true;
+  refuseSecretsOnArgv(values);
+  if (values.version) {
+    io.out(json ? JSON.stringify({ version: packageJson.version }) : packageJson.version);
+    return EXIT.ok;
+  }
+  if (values.help || command === undefined || command === 'help') {
+    io.out(help(command === 'help' ? positionals.slice(1) : positionals));
+    return EXIT.ok;
+  }
+  const context = invocation(values, command, io, env);
+  const { unexpected, connection, tokenFile } = context;
   switch (command) {
-    case 'login': {
+    case 'login':
       unexpected([sub, ...extra]);
-      if (targetOrg)
-        throw new CliError(
-          EXIT.usage,
-          'login connects service-crm itself; --target-org uses an sf CLI login instead (log in with `sf org login web`): use one or the other',
-        );
-      const clientId = values['client-id'] ?? env.SF_CLIENT_ID;
-      if (!clientId)
-        throw new CliError(
-          EXIT.usage,
-          'login needs the connected app consumer key: --client-id ID (or SF_CLIENT_ID)',
-        );
-      const port = Number(values.port ?? 1717);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new CliError(EXIT.usage, `--port ${values.port} is not a port number`);
-      await login(
-        {
-          clientId,
-          clientSecret: (await secrets())['client-secret'],
-          loginUrl: values['login-url'] ?? env.SF_LOGIN_URL,
-          port,
-          tokenFile,
-          json,
-          openBrowser: values['no-browser'] !== true,
-          env,
-        },
-        io,
-      );
-      return EXIT.ok;
-    }
+      return loginCommand(context);
     case 'fields': {
       unexpected(extra);
       const permissionSet = values['permission-set'];
@@ -123,28 +179,9 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
     case 'stage':
       unexpected([sub, ...extra]);
       return stage(await connection(), io, { account: values.account, json });
-    case 'sync': {
+    case 'sync':
       unexpected([sub, ...extra]);
-      if (!values.events) throw new CliError(EXIT.usage, 'sync needs --events FILE.ndjson');
-      const config = await loadConfig(values.config);
-      if (values.snapshot && !values['dry-run'])
-        throw new CliError(EXIT.usage, '--snapshot plans offline: use it with --dry-run');
-      return sync(values.snapshot ? undefined : await connection(), io, {
-        events: values.events,
-        dryRun: values['dry-run'] === true,
-        json,
-        journal: values.journal ?? join(tokenFile, '..', 'sync-journal.json'),
-        config,
-        delta: {
-          snapshot: values.snapshot,
-          fullRead: values['full-read'] === true,
-          full: values.full === true,
-          apiReserve: parseReserve(values['api-reserve']),
-          tokenFile,
-          config,
-        },
-      });
-    }
+      return syncCommand(context);
     case 'snapshot': {
       unexpected([sub, ...extra]);
       const config = await loadConfig(values.config);

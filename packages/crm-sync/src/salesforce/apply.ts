@@ -288,19 +288,16 @@ interface RunState {
   readonly refused: RefusedFields;
 }
 
-async function applyUpdates(
+/**
+ * The updates still to send: those a run already wrote are done, and those an interrupted run
+ * sent are read back and sent again only when the record does not hold the values yet.
+ */
+async function updatesToSend(
   connection: SalesforceConnection,
   updates: readonly UpdateStep[],
-  {
-    journal,
-    outcomes,
-    guard,
-    refused,
-    bulk,
-  }: RunState & { readonly guard: () => Promise<void>; readonly bulk: BulkOptions | false },
-  progress: (n: number) => void,
-): Promise<void> {
-  let todo: UpdateStep[] = [];
+  { journal, outcomes }: RunState,
+): Promise<UpdateStep[]> {
+  const todo: UpdateStep[] = [];
   const unsure: UpdateStep[] = [];
   for (const step of updates) {
     const key = stepKey(step);
@@ -333,6 +330,48 @@ async function applyUpdates(
     }
   }
   await journal.record(Object.fromEntries([...confirmed].map((s) => [stepKey(s), s.id])));
+  return todo;
+}
+
+/** One composite batch of updates, recorded in flight before it is sent and written after. */
+async function updateBatch(
+  connection: SalesforceConnection,
+  batch: UpdateStep[],
+  { journal, outcomes, refused }: RunState,
+): Promise<void> {
+  await journal.record(Object.fromEntries(batch.map((s) => [inFlightKey(stepKey(s)), s.id])));
+  const { results, omitted } = await updateWithoutRefused(connection, batch, refused);
+  const written: Record<string, string> = {};
+  for (const [i, step] of batch.entries()) {
+    const outcome = results[i];
+    if (outcome?.ok) {
+      written[stepKey(step)] = step.id;
+      const left = omitted[i] ?? [];
+      outcomes.set(step, {
+        step,
+        status: 'written',
+        id: step.id,
+        ...(left.length > 0 ? { omitted: left } : {}),
+      });
+    } else {
+      outcomes.set(step, {
+        step,
+        status: 'failed',
+        errors: outcome && !outcome.ok ? outcome.errors : [],
+      });
+    }
+  }
+  await journal.record(written);
+}
+
+async function applyUpdates(
+  connection: SalesforceConnection,
+  updates: readonly UpdateStep[],
+  state: RunState & { readonly guard: () => Promise<void>; readonly bulk: BulkOptions | false },
+  progress: (n: number) => void,
+): Promise<void> {
+  const { journal, outcomes, guard, refused, bulk } = state;
+  let todo = await updatesToSend(connection, updates, state);
   progress(updates.length - todo.length);
   if (bulk !== false) {
     todo = await updateInBulk(connection, todo, {
@@ -346,29 +385,7 @@ async function applyUpdates(
   }
   for (const batch of chunk(todo, COMPOSITE_BATCH_LIMIT)) {
     await guard();
-    await journal.record(Object.fromEntries(batch.map((s) => [inFlightKey(stepKey(s)), s.id])));
-    const { results, omitted } = await updateWithoutRefused(connection, batch, refused);
-    const written: Record<string, string> = {};
-    for (const [i, step] of batch.entries()) {
-      const outcome = results[i];
-      if (outcome?.ok) {
-        written[stepKey(step)] = step.id;
-        const left = omitted[i] ?? [];
-        outcomes.set(step, {
-          step,
-          status: 'written',
-          id: step.id,
-          ...(left.length > 0 ? { omitted: left } : {}),
-        });
-      } else {
-        outcomes.set(step, {
-          step,
-          status: 'failed',
-          errors: outcome && !outcome.ok ? outcome.errors : [],
-        });
-      }
-    }
-    await journal.record(written);
+    await updateBatch(connection, batch, state);
     progress(batch.length);
   }
 }

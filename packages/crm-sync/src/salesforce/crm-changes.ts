@@ -168,12 +168,25 @@ async function objectsWithPurges(
   return purged;
 }
 
-/** One read of the CRM; the objects in `full` are read in full whatever `previous` holds. */
-async function readOnce(
+/** What one read of the CRM goes by: the org, the clock, and where each object continues from. */
+interface ReadPlan {
+  readonly connection: SalesforceConnection;
+  readonly now: () => number;
+  /** Milliseconds before a watermark read again. */
+  readonly overlap: number;
+  /** The snapshot continued from, when it is of this org and a full read was not asked for. */
+  readonly previous: CrmSnapshotFile | undefined;
+  readonly optionsOf: (object: QueryObject) => ReadOptions;
+  /** The state each object continues from; `undefined` reads it in full. */
+  readonly states: Record<QueryObject, SnapshotObjectState | undefined>;
+}
+
+/** The plan of one read; the objects in `full` are read in full whatever `previous` holds. */
+function readPlan(
   connection: SalesforceConnection,
   options: CrmChangesOptions,
   full: ReadonlySet<QueryObject>,
-): Promise<CrmChanges> {
+): ReadPlan {
   const now = options.now ?? Date.now;
   const overlap = (options.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS) * 1000;
   const previous =
@@ -202,56 +215,81 @@ async function readOnce(
     Contact: continuing('Contact'),
     Lead: continuing('Lead'),
   };
-  /** Every Account with its stage facts (through jobs in a large org). */
-  const readAllAccounts = async (): Promise<ObjectResult> => {
-    const base = optionsOf('Account');
-    const read = await readAccountsWithStage(connection, base);
-    return {
-      rows: read.accounts as unknown as Row[],
-      dropped: read.dropped,
-      types: read.types,
-      state: undefined,
-      columns: columnsOf('Account', base),
-      staged: read,
-    };
-  };
-  const read = async (object: QueryObject, extra: ReadOptions = {}): Promise<ObjectResult> => {
-    const state = states[object];
-    const base = optionsOf(object);
-    const changes: ReadOptions = state
-      ? {
-          fields: [...(base.fields ?? []), 'IsDeleted'],
-          where: [
-            {
-              field: STAMP,
-              op: '>',
-              value: { dateTime: new Date(instantOf(state.watermark) - overlap) },
-            },
-          ],
-          includeDeleted: true,
-          knownDropped: state.dropped,
-          knownTypes: state.types,
-          expected: state.writing,
-        }
-      : {};
-    const { records, dropped, types } = await readRecords<Row>(connection, object, {
-      ...base,
-      ...extra,
-      ...changes,
-    });
-    return { rows: records, dropped, types, state, columns: columnsOf(object, base) };
-  };
+  return { connection, now, overlap, previous, optionsOf, states };
+}
 
+/** Every Account with its stage facts (through jobs in a large org). */
+async function readAllAccounts({ connection, optionsOf }: ReadPlan): Promise<ObjectResult> {
+  const base = optionsOf('Account');
+  const read = await readAccountsWithStage(connection, base);
+  return {
+    rows: read.accounts as unknown as Row[],
+    dropped: read.dropped,
+    types: read.types,
+    state: undefined,
+    columns: columnsOf('Account', base),
+    staged: read,
+  };
+}
+
+/** One object's records: its changes since its state's watermark, or all of them. */
+async function readObject(
+  { connection, optionsOf, states, overlap }: ReadPlan,
+  object: QueryObject,
+): Promise<ObjectResult> {
+  const state = states[object];
+  const base = optionsOf(object);
+  const changes: ReadOptions = state
+    ? {
+        fields: [...(base.fields ?? []), 'IsDeleted'],
+        where: [
+          {
+            field: STAMP,
+            op: '>',
+            value: { dateTime: new Date(instantOf(state.watermark) - overlap) },
+          },
+        ],
+        includeDeleted: true,
+        knownDropped: state.dropped,
+        knownTypes: state.types,
+        expected: state.writing,
+      }
+    : {};
+  const { records, dropped, types } = await readRecords<Row>(connection, object, {
+    ...base,
+    ...changes,
+  });
+  return { rows: records, dropped, types, state, columns: columnsOf(object, base) };
+}
+
+/** The four objects as read, and when the read started. */
+interface Reads {
+  readonly started: number;
+  readonly accounts: ObjectResult;
+  readonly contacts: ObjectResult;
+  readonly leads: ObjectResult;
+  readonly changedOpportunities: ObjectResult | undefined;
+}
+
+async function readAll(plan: ReadPlan): Promise<Reads> {
+  const { states, now } = plan;
   // Changes committed while the read runs have later stamps, or fall in the next overlap.
   const started = now();
   // Continuing, the Accounts' stage facts come from the changed Opportunities (a changed,
   // moved or deleted Opportunity has a new SystemModstamp), not from a subquery.
-  const accounts = states.Account ? await read('Account') : await readAllAccounts();
-  const contacts = await read('Contact');
-  const leads = await read('Lead');
+  const accounts = states.Account ? await readObject(plan, 'Account') : await readAllAccounts(plan);
+  const contacts = await readObject(plan, 'Contact');
+  const leads = await readObject(plan, 'Lead');
   // Changed Opportunities only when continuing: a full read has them all from the subquery.
-  const changedOpportunities = states.Opportunity ? await read('Opportunity') : undefined;
+  const changedOpportunities = states.Opportunity
+    ? await readObject(plan, 'Opportunity')
+    : undefined;
+  return { started, accounts, contacts, leads, changedOpportunities };
+}
 
+/** The records read merged into those of the snapshot continued from. */
+function mergeReads({ previous, states }: ReadPlan, reads: Reads) {
+  const { accounts, contacts, leads, changedOpportunities } = reads;
   const staged = accounts.staged ?? withOpportunities(accounts.rows);
   const mergedAccounts = merge<CrmAccount>(
     accounts.state ? (previous?.accounts ?? []) : [],
@@ -280,6 +318,23 @@ async function readOnce(
   );
   const mergedLeads = merge<CrmLead>(leads.state ? (previous?.leads ?? []) : [], leads.rows);
 
+  return { staged, mergedAccounts, mergedOpportunities, mergedContacts, mergedLeads };
+}
+
+/** One read of the CRM; the objects in `full` are read in full whatever `previous` holds. */
+async function readOnce(
+  connection: SalesforceConnection,
+  options: CrmChangesOptions,
+  full: ReadonlySet<QueryObject>,
+): Promise<CrmChanges> {
+  const plan = readPlan(connection, options, full);
+  const { now, optionsOf } = plan;
+  const reads = await readAll(plan);
+  const { started, accounts, contacts, leads, changedOpportunities } = reads;
+  const { staged, mergedAccounts, mergedOpportunities, mergedContacts, mergedLeads } = mergeReads(
+    plan,
+    reads,
+  );
   // The start of the read on the org's clock, as its answers tell it (their `Date` header).
   const readStart = new Date(started + (connection.clockOffset ?? 0)).toISOString();
   const stateOf = (result: ObjectResult): SnapshotObjectState => {

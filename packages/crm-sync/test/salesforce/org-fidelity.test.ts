@@ -19,7 +19,7 @@ import { leadCreate, plan, update } from './plan-steps.js';
 
 const env = useEmulator();
 
-describe('finding 1: expired session on field setup', () => {
+describe('expired session on field setup', () => {
   it('refreshes when userinfo answers 403 Bad_OAuth_Token, and the preflight completes', async () => {
     const { emulator } = env;
     const connection = connectTo(emulator);
@@ -32,7 +32,7 @@ describe('finding 1: expired session on field setup', () => {
   });
 });
 
-describe('finding 2: a failed profile grant', () => {
+describe('a failed profile grant', () => {
   it('fails every grant when the profile SaveResult says success=false, even if no error names a field', async () => {
     const { emulator } = env;
     const fields = customFields.filter((f) => f.object === 'Contact').slice(0, 2);
@@ -53,7 +53,7 @@ describe('finding 2: a failed profile grant', () => {
   });
 });
 
-describe('finding 3: rotated refresh tokens', () => {
+describe('rotated refresh tokens', () => {
   it('keeps the new refresh token (and hands it to onRefresh), so the next refresh works', async () => {
     const emulator = await startEmulator({ rotateRefreshTokens: true });
     try {
@@ -89,7 +89,7 @@ describe('finding 3: rotated refresh tokens', () => {
   });
 });
 
-describe('finding 4: writes retried without the refused fields', () => {
+describe('writes retried without the refused fields', () => {
   it('creates without a field the org answers INVALID_FIELD for (no fields array, named in the message)', async () => {
     const { emulator } = env;
     emulator.org.hidden.add('Lead.MobilePhone');
@@ -142,7 +142,7 @@ describe('finding 4: writes retried without the refused fields', () => {
   });
 });
 
-describe('finding 5: field existence from the Tooling API', () => {
+describe('field existence from the Tooling API', () => {
   it('plans no upsert for a field that exists but that field-level security hides from describe', async () => {
     const { emulator } = env;
     const fields = customFields.filter((f) => f.object === 'Account').slice(0, 2);
@@ -161,7 +161,7 @@ describe('finding 5: field existence from the Tooling API', () => {
   });
 });
 
-describe('finding 7: REQUEST_LIMIT_EXCEEDED', () => {
+describe('REQUEST_LIMIT_EXCEEDED', () => {
   it('stops the run at once (one attempt, no retry), and the next run resumes from the journal', async () => {
     const { emulator } = env;
     const accounts = seedOrg(emulator.org, { companies: 3 }).accounts;

@@ -6,14 +6,14 @@ import { join } from 'node:path';
 export const PACKAGE = join(import.meta.dirname, '../..');
 
 /**
- * Node's arguments that run `src/cli.ts` (types stripped by Node itself); `preload` modules are
+ * Node's arguments that run `src/cli/cli.ts` (types stripped by Node itself); `preload` modules are
  * imported before it. The command's own arguments follow.
  */
 export const cliFromSource = (preload: string[] = []): string[] => [
   '--import',
   './test/support/source-hooks.mjs',
   ...preload.flatMap((module) => ['--import', module]),
-  'src/cli.ts',
+  'src/cli/cli.ts',
 ];
 
 export interface CliRun {

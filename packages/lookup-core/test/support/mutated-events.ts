@@ -4,7 +4,7 @@
  * keys), as NDJSON lines.
  */
 import fc from 'fast-check';
-import { EVENT_LIMITS as L } from '../../src/limits.js';
+import { EVENT_LIMITS as L } from '../../src/model/limits.js';
 import { ann, linkedin, session } from './events.js';
 
 export type Json = Record<string, unknown>;

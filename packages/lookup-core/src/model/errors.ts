@@ -1,0 +1,85 @@
+/** Errors a caller of the store can branch on, by class or by `code`. */
+
+/** What went wrong, as a stable string to branch on. */
+export type LookupCoreErrorCode =
+  /** The database cannot be reached right now (`StoreUnavailableError`). */
+  | 'store_unavailable'
+  /** The store was used after `close()` (`StoreClosedError`). */
+  | 'store_closed'
+  /** Another process replaced an event while this ingest stored it; nothing of the batch is kept. */
+  | 'ingest_conflict'
+  /** The thread validating NDJSON lines for an ingest stopped. */
+  | 'validation_thread_stopped';
+
+/** An error thrown by lookup-core, carrying a `code`. */
+export class LookupCoreError extends Error {
+  override readonly name: string = 'LookupCoreError';
+  readonly code: LookupCoreErrorCode;
+  constructor(code: LookupCoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/**
+ * The database cannot be reached right now (refused, reset, restarting, out of connections).
+ * The handler answers 503; the store recovers by itself once the database is back.
+ */
+export class StoreUnavailableError extends LookupCoreError {
+  override readonly name = 'StoreUnavailableError';
+  constructor(options?: { cause?: unknown }) {
+    super('store_unavailable', 'The lookup store is unavailable', options);
+  }
+}
+
+/** The store was used after `close()`. */
+export class StoreClosedError extends LookupCoreError {
+  override readonly name = 'StoreClosedError';
+  constructor() {
+    super('store_closed', 'The lookup store is closed');
+  }
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * SQLSTATEs meaning "the server or the database is gone or not accepting work", as opposed to a
+ * bad statement: shut down (57P01-57P03, 57P03 also while starting or in failover), dropped
+ * (57P04, and 3D000 "does not exist" for every connection made after), out of connections or
+ * resources (53300, 53400), not accepting connections (55000, while `ALLOW_CONNECTIONS false`).
+ * 55000 is raised for other states too, but never by the store's own statements, which need no
+ * prerequisite object state.
+ */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '55000',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P04',
+  '3D000',
+  '53300',
+  '53400',
+]);
+
+/** Whether an error from a driver means the database is unreachable rather than a query failed. */
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))
+      return true;
+  }
+  // pg reports a dropped or never-made connection by message only.
+  return /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed/i.test(
+    error.message,
+  );
+}

@@ -1,0 +1,170 @@
+/** The one SQL implementation of `LookupStore`, over any `Database` (PGlite or pg). */
+
+import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../../model/errors.js';
+import type {
+  LookupQuery,
+  LookupResult,
+  LookupStore,
+  StoreReadiness,
+  StoreStats,
+} from '../../model/types.js';
+import { AnswerCache, type AnswerCacheOptions, cacheWanted } from '../cache.js';
+import type { ChangeFeed, StoreEvent } from '../change-feed.js';
+import { readAggregates } from './aggregates.js';
+import type { Database } from './db.js';
+import { ingestEvents } from './ingest.js';
+import { lookupAnswer } from './lookup.js';
+import { LATEST_MIGRATION, migrate } from './migrations.js';
+
+const UTF8 = new TextDecoder();
+
+/** Runs `fn`, turning "database unreachable" driver errors into `StoreUnavailableError`. */
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (isUnavailable(error)) throw new StoreUnavailableError({ cause: error });
+    throw error;
+  }
+}
+
+export interface SqlStoreOptions {
+  /** Keep answers, within these bounds (see `AnswerCache`); none are kept without it. */
+  cache?: AnswerCacheOptions;
+  /** Commits of other processes (PostgreSQL `LISTEN`); without one, only this process writes. */
+  feed?: ChangeFeed;
+  /** The connections the store's pool holds for queries and the queries waiting for one. */
+  pool?: () => { inUse: number; waiting: number };
+}
+
+/** Migrates `db` and serves the store from it; `db` is closed when the migration fails. */
+export async function openSqlStore(
+  db: Database,
+  options: SqlStoreOptions = {},
+): Promise<LookupStore> {
+  try {
+    await guarded(() => migrate(db));
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const { feed } = options;
+  const cache = new AnswerCache(cacheWanted(options.cache) ? options.cache : { maxBytes: 0 });
+  const watchers = new Set<(event: StoreEvent) => void>();
+  const emit = (event: StoreEvent) => {
+    cache.apply(event);
+    for (const watcher of watchers) watcher(event);
+  };
+  feed?.start(emit);
+  let closed = false;
+  const counts = {
+    hits: 0,
+    misses: 0,
+    ingested: { ingested: 0, unchanged: 0, replaced: 0, rejected: 0 },
+  };
+  const open = () => {
+    if (closed) throw new StoreClosedError();
+  };
+  const answerText = async (query: LookupQuery): Promise<string | Uint8Array | null> => {
+    open();
+    if (!cache.enabled) return (await guarded(() => lookupAnswer(db, query)))?.body ?? null;
+    if (feed === undefined || feed.fresh()) {
+      const kept = cache.get(query);
+      if (kept !== undefined) {
+        counts.hits++;
+        return kept;
+      }
+    }
+    // Not kept, or not to be trusted while the feed is stale: read from the database.
+    counts.misses++;
+    const ticket = cache.begin(query);
+    const answer = await guarded(() => lookupAnswer(db, query));
+    // Kept as UTF-8 bytes: each hit is then sent without encoding the text again.
+    const bytes = answer === null ? null : Buffer.from(answer.body);
+    cache.fill(ticket, query, bytes, answer ?? {});
+    return bytes;
+  };
+  return {
+    async ingest(events, options) {
+      open();
+      const result = await guarded(() =>
+        ingestEvents(db, events, {
+          ...options,
+          // The cache learns of this process's commits in the same tick, before ingest goes on.
+          onCommitted: (notices) => {
+            for (const notice of notices) emit(notice);
+            options?.onCommitted?.(notices);
+          },
+        }),
+      );
+      const total = counts.ingested;
+      total.ingested += result.ingested;
+      total.unchanged += result.unchanged;
+      total.replaced += result.replaced;
+      total.rejected += result.rejected.length;
+      return result;
+    },
+    async lookup(query) {
+      const text = await answerText(query);
+      if (text === null) return null;
+      return JSON.parse(typeof text === 'string' ? text : UTF8.decode(text)) as LookupResult;
+    },
+    lookupText: answerText,
+    watch(watcher) {
+      watchers.add(watcher);
+      return () => {
+        watchers.delete(watcher);
+      };
+    },
+    async readiness(): Promise<StoreReadiness> {
+      const changeFeed =
+        feed === undefined ? 'none' : feed.listening() ? 'listening' : 'not listening';
+      let rows: Array<{ version: number | null }>;
+      try {
+        open();
+        rows = await db.query('SELECT max(version) AS version FROM service_lookup_migrations');
+      } catch {
+        return { ready: false, store: 'unavailable', migrations: 'unknown', changeFeed };
+      }
+      const migrations = Number(rows[0]?.version) >= LATEST_MIGRATION ? 'current' : 'behind';
+      const ready = migrations === 'current' && changeFeed !== 'not listening';
+      return { ready, store: 'ok', migrations, changeFeed };
+    },
+    stats(): StoreStats {
+      const heardAgoMs = feed?.heardAgoMs();
+      return {
+        cache: {
+          hits: counts.hits,
+          misses: counts.misses,
+          evictions: cache.evictions,
+          ...cache.size,
+        },
+        ...(feed === undefined
+          ? {}
+          : {
+              changeFeed: {
+                listening: feed.listening(),
+                lastHeardSeconds: heardAgoMs == null ? null : heardAgoMs / 1000,
+              },
+            }),
+        ...(options.pool === undefined ? {} : { pool: options.pool() }),
+        ingested: { ...counts.ingested },
+      };
+    },
+    async *readAggregates(options) {
+      open();
+      const iterator = readAggregates(db, options?.workspace ?? 'default')[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await guarded(() => iterator.next());
+        if (next.done) return;
+        yield next.value;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await feed?.close();
+      await db.close();
+    },
+  };
+}
