@@ -9,7 +9,6 @@
  * every published package is held to `typedoc.json`'s `treatWarningsAsErrors`.
  */
 export const packagesWithUnfinishedReference: readonly string[] = [
-  '@service/lookup-client',
   '@service/lookup-core',
 ];
 

@@ -9,7 +9,7 @@ import type { schemas } from './schemas.js';
 export type Company = z.infer<typeof schemas.companySchema>;
 /** One visit to your site by a contact, in `site_activity`, most recent first. */
 export type SiteSession = z.infer<typeof schemas.siteSessionSchema>;
-/** A contact's LinkedIn engagement with one campaign, in `linkedin_activity`. */
+/** A contact's LinkedIn engagement from `start_time` (impressions, clicks...), in `linkedin_activity`. */
 export type LinkedInEngagement = z.infer<typeof schemas.linkedInEngagementSchema>;
 /** A contact of a lookup made without `includeActivity`: it has no activity fields. */
 export type Contact = z.infer<typeof schemas.contactSchema>;
