@@ -21,6 +21,10 @@ import { schemas, strictSchemas } from './schemas.js';
 import type { LookupResponse, LookupResponseWithActivity } from './types.js';
 import { VERSION } from './version.js';
 
+/**
+ * Options of `new LookupClient()`. Every one is optional: the key and the base URL default to
+ * `SERVICE_SECRET_KEY` and `SERVICE_BASE_URL` from the environment.
+ */
 export interface LookupClientOptions {
   /** The server secret key (`sk_live_...`). Defaults to `process.env.SERVICE_SECRET_KEY`. */
   secretKey?: string | undefined;
@@ -57,6 +61,10 @@ export interface LookupClientOptions {
 /**
  * The request as the wire has it: find a contact by email or a company by domain (with both, the
  * server uses the email), with the contacts' activity when `includeActivity` is true.
+ *
+ * Not the same as `@service/lookup-core`'s `LookupQuery`, which is the server's side of it: a
+ * query already normalised and scoped to a `workspace`, as a store reads it. This one is what a
+ * caller sends, as typed.
  */
 export type LookupQuery = (
   | { email: string; domain?: string | undefined }
@@ -66,10 +74,15 @@ export type LookupQuery = (
   includeActivity?: boolean | undefined;
 };
 
-/** Whether the query or the options ask for the activity: `true` in either place does. */
-type Activity = { includeActivity: true };
-type NoActivity = { includeActivity?: false | undefined };
+/**
+ * Part of a query or of the options that asks for the activity (`true` in either place does); it
+ * selects the `lookup()` overload that returns {@link LookupResponseWithActivity}.
+ */
+export type Activity = { includeActivity: true };
+/** Part of a query or of the options that does not ask for the activity. */
+export type NoActivity = { includeActivity?: false | undefined };
 
+/** Options of one `client.lookup()` call; each left `undefined` keeps the client's value. */
 export interface LookupRequestOptions {
   /** Include `site_activity` and `linkedin_activity` on every contact. Default false. */
   includeActivity?: boolean | undefined;
@@ -85,7 +98,9 @@ export interface LookupRequestOptions {
 
 /** What a successful answer said besides its data. */
 export interface LookupResponseInfo {
+  /** The HTTP status of the answer (200). */
   readonly status: number;
+  /** The answer's headers. */
   readonly headers: Headers;
   /** The `x-request-id` response header, when the server sent one. */
   readonly requestId: string | undefined;
@@ -97,6 +112,16 @@ export interface LookupResponseInfo {
 
 /** The promise of a lookup; `withResponse()` gives the answer's metadata beside the data. */
 export interface LookupPromise<T> extends Promise<T> {
+  /**
+   * The same call's data beside what the answer said about itself (status, headers, request id,
+   * key transport, attempts).
+   *
+   * @example
+   * ```ts
+   * const { data, response } = await client.lookup({ domain: 'acme.com' }).withResponse();
+   * console.log(data.company.name, response.requestId);
+   * ```
+   */
   withResponse(): Promise<{ data: T; response: LookupResponseInfo }>;
 }
 
@@ -117,6 +142,18 @@ interface Call {
   retriesLeft: number;
 }
 
+/**
+ * The client of the Service Lookup API: one call, {@link LookupClient.lookup}, over
+ * `POST {baseUrl}/api/service/lookup`, with retries, key transport fallback, redacted errors and
+ * every answer checked against the contract. Make one and reuse it: it remembers which key
+ * transport works.
+ *
+ * @example
+ * ```ts
+ * const client = new LookupClient({ baseUrl: 'https://lookup.example.com' }); // key: SERVICE_SECRET_KEY
+ * const { company, contacts } = await client.lookup({ email: 'ada@acme.com' });
+ * ```
+ */
 export class LookupClient {
   readonly #url: string;
   readonly #secretKey: string;
@@ -134,6 +171,13 @@ export class LookupClient {
   /** Under `'auto'`: every transport got 401, so the key is wrong; send it once until it works. */
   #keyRefused = false;
 
+  /**
+   * @param options - see {@link LookupClientOptions}; the key and base URL default to the
+   *   environment's `SERVICE_SECRET_KEY` and `SERVICE_BASE_URL`.
+   * @throws {@link ConfigurationError} for options that cannot work (a missing or malformed key,
+   *   plain `http://` off loopback, credentials in `baseUrl`, a browser without
+   *   `dangerouslyAllowBrowser`), with a message that never repeats the key.
+   */
   constructor(options: LookupClientOptions = {}) {
     if (isBrowser() && options.dangerouslyAllowBrowser !== true) {
       throw new ConfigurationError(
@@ -175,7 +219,15 @@ export class LookupClient {
 
   /**
    * Looks up a contact by `email` or a company by `domain`. The activity is included when
-   * `includeActivity` is true in the query or in the options.
+   * `includeActivity` is true in the query or in the options, and the return type says so.
+   * Rejects with a {@link LookupError} (a {@link NotFoundError} when the service has not seen
+   * the email or domain), or with the signal's reason when aborted.
+   *
+   * @example
+   * ```ts
+   * const { company } = await client.lookup({ domain: 'acme.com' });
+   * const withActivity = await client.lookup({ email: 'ada@acme.com', includeActivity: true });
+   * ```
    */
   lookup(
     query: LookupQuery & Activity,

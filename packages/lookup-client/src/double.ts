@@ -21,6 +21,7 @@ import {
 import { describeIssue } from './errors.js';
 import type { ContactWithActivity, LookupResponseWithActivity } from './types.js';
 
+/** One workspace of the test double: the keys that read it and what it has observed. */
 export interface LookupWorkspace {
   /** Keys that read this workspace: `sk_live_` and at least 24 more characters, as on the server. */
   readonly secretKeys: readonly string[];
@@ -31,6 +32,7 @@ export interface LookupWorkspace {
   readonly companies: readonly LookupResponseWithActivity[];
 }
 
+/** The test double's data and limits (see `lookupHandlers` in `@service/lookup-client/testing`). */
 export interface LookupDoubleOptions {
   /** One entry per workspace; a key sees its own workspace only. */
   readonly workspaces: readonly LookupWorkspace[];

@@ -9,6 +9,10 @@
 import type { core } from 'zod/mini';
 import { type Redact, redactCause, redactHeaders, redactText, redactValue } from './redact.js';
 
+/**
+ * The stable `code` of every {@link LookupError}, one per class; branch on it where two copies of
+ * the package meet and `instanceof` cannot tell.
+ */
 export type LookupErrorCode =
   | 'configuration_error'
   | 'invalid_input'
@@ -29,7 +33,9 @@ export type KeyTransport = 'bearer' | 'header' | 'body';
 
 /** An HTTP answer as the errors keep it: status, headers and the body parsed as far as it goes. */
 export interface Answer {
+  /** The HTTP status. */
   readonly status: number;
+  /** The answer's headers. */
   readonly headers: Headers;
   /** JSON when the body parses as JSON, else the text; `undefined` when empty. */
   readonly body: unknown;
@@ -50,18 +56,42 @@ function excerpt(text: string, answer: Answer): string {
     .slice(0, 200);
 }
 
+/**
+ * Every failure of the client is a `LookupError` (an abort rejects with the signal's reason
+ * instead). It holds the answer, never the request, and any secret key in its fields is blanked,
+ * so it is safe to log whole.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.lookup({ domain: 'acme.com' });
+ * } catch (error) {
+ *   if (error instanceof LookupError) console.error(error.code, error.status, error.requestId);
+ *   throw error;
+ * }
+ * ```
+ */
 export class LookupError extends Error {
+  /** The class's name, e.g. `'NotFoundError'`. */
   override readonly name: string = 'LookupError';
   // Declared, not defined: assigned once in the constructor (a class field costs bundle bytes).
+  /** What went wrong, as a stable string: see {@link LookupErrorCode}. */
   declare readonly code: LookupErrorCode;
   /** HTTP status of the answer; `undefined` when there was none. */
   declare readonly status: number | undefined;
   /** The parsed answer body (`{ error: string }` from the lookup itself). */
   declare readonly body: unknown;
+  /** The answer's headers, redacted; `undefined` when there was no answer. */
   declare readonly headers: Headers | undefined;
   /** The `x-request-id` response header, when the server sent one. */
   declare readonly requestId: string | undefined;
 
+  /**
+   * @param message - what happened; redacted before it is kept.
+   * @param code - the stable code of the error's class.
+   * @param answer - the HTTP answer, when one came.
+   * @param options - `cause`, redacted before it is kept.
+   */
   constructor(message: string, code: LookupErrorCode, answer?: Answer, options?: ErrorOptions) {
     const redact = redactorOf(answer);
     super(
@@ -107,6 +137,7 @@ export class InvalidInputError extends LookupApiError {
 export class UnauthorizedError extends LookupApiError {
   override readonly name: string = 'UnauthorizedError';
   override readonly code: LookupErrorCode = 'unauthorized';
+  /** The key transports that were each answered 401, in the order tried. */
   declare readonly transportsTried: readonly KeyTransport[];
   constructor(answer: Answer, transportsTried: readonly KeyTransport[]) {
     super(answer, ` (secret key sent by: ${transportsTried.join(', ')})`);
@@ -122,6 +153,7 @@ export class UnauthorizedError extends LookupApiError {
 export class RedirectError extends LookupApiError {
   override readonly name: string = 'RedirectError';
   override readonly code: LookupErrorCode = 'redirect';
+  /** The `Location` the answer pointed to, redacted; `undefined` when absent or opaque. */
   declare readonly location: string | undefined;
   constructor(answer: Answer) {
     const location = answer.headers.get('location') ?? undefined;
@@ -179,6 +211,7 @@ export class ResponseValidationError extends LookupError {
   override readonly name: string = 'ResponseValidationError';
   declare readonly status: number;
   declare readonly headers: Headers;
+  /** Where the answer broke the contract, one zod issue per path, redacted. */
   declare readonly issues: readonly core.$ZodIssue[];
   constructor(answer: Answer, issues: readonly core.$ZodIssue[]) {
     super(

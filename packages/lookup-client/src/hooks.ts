@@ -7,12 +7,15 @@ import type { Hooks } from 'ky';
 import type { LookupError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
 
+/** What a `beforeRequest` hook is given. */
 export interface BeforeRequestState {
   /** A redacted copy of the request. Headers a hook sets on it are sent (key headers excepted). */
   readonly request: Request;
 }
 
+/** What a `beforeRetry` hook is given. */
 export interface BeforeRetryState {
+  /** A redacted copy of the request being retried. */
   readonly request: Request;
   /** Why the attempt before failed. */
   readonly error: LookupError;
@@ -20,7 +23,9 @@ export interface BeforeRetryState {
   readonly retryCount: number;
 }
 
+/** What an `afterResponse` hook is given. */
 export interface AfterResponseState {
+  /** A redacted copy of the request answered. */
   readonly request: Request;
   /** The answer, error statuses included; its body is readable. */
   readonly response: Response;
@@ -28,8 +33,20 @@ export interface AfterResponseState {
   readonly retryCount: number;
 }
 
-type Hook<State> = (state: State) => void | Promise<void>;
+/** A hook: a function given `State`, awaited; what it throws ends the call with that error. */
+export type Hook<State> = (state: State) => void | Promise<void>;
 
+/**
+ * Functions that observe every call, for logging and tracing; each list is awaited in order.
+ * They cannot change a request's key or an answer, and never see the key.
+ *
+ * @example
+ * ```ts
+ * const hooks: LookupHooks = {
+ *   afterResponse: [({ response }) => console.info(response.status, response.headers.get('x-request-id'))],
+ * };
+ * ```
+ */
 export interface LookupHooks {
   /** Before the first attempt through each key transport tried (once per call, usually). */
   beforeRequest?: Hook<BeforeRequestState>[] | undefined;

@@ -1,10 +1,12 @@
 export {
+  type Activity,
   LookupClient,
   type LookupClientOptions,
   type LookupPromise,
   type LookupQuery,
   type LookupRequestOptions,
   type LookupResponseInfo,
+  type NoActivity,
 } from './client.js';
 export {
   type Answer,
@@ -29,6 +31,7 @@ export type {
   AfterResponseState,
   BeforeRequestState,
   BeforeRetryState,
+  Hook,
   LookupHooks,
 } from './hooks.js';
 export type { FetchFunction } from './http.js';

@@ -12,6 +12,7 @@ import { createLookupDouble, type LookupDoubleOptions } from './double.js';
 
 export type { LookupDoubleOptions, LookupWorkspace } from './double.js';
 
+/** Options of {@link lookupHandlers}: the double's fixture data and rules, and where it answers. */
 export interface LookupHandlersOptions extends LookupDoubleOptions {
   /**
    * The service's origin. Given, every request to it is answered (404 off the lookup path, as
@@ -20,7 +21,16 @@ export interface LookupHandlersOptions extends LookupDoubleOptions {
   readonly baseUrl?: string | undefined;
 }
 
-/** msw handlers answering `POST {baseUrl}/api/service/lookup` as the lookup server would. */
+/**
+ * msw handlers answering `POST {baseUrl}/api/service/lookup` as the lookup server would, from
+ * fixture data: the same key transports, status rules and answer shapes.
+ *
+ * @throws TypeError when the fixture data holds what the server could not have sent.
+ * @example
+ * ```ts
+ * const server = setupServer(...lookupHandlers({ workspaces: [{ secretKeys: [KEY], companies: [acme] }] }));
+ * ```
+ */
 export function lookupHandlers(options: LookupHandlersOptions): HttpHandler[] {
   const answer = createLookupDouble(options);
   const origin = options.baseUrl === undefined ? undefined : new URL(options.baseUrl).origin;

@@ -122,5 +122,14 @@ function wireSchemas<Strict extends boolean>(strict: Strict) {
   };
 }
 
+/**
+ * The lookup's wire contract as zod schemas, in the forward-compatible reading a client checks
+ * answers with by default: unknown intent levels, any UTC offset, longer lists and unknown fields
+ * are accepted; a missing field or one of the wrong type is not.
+ */
 export const schemas = wireSchemas(false);
+/**
+ * The same schemas in today's spec exactly: the four intent levels, timestamps in UTC (`Z`), at
+ * most {@link MAX_ENTRIES} contacts and sessions. The server's answers are held to these.
+ */
 export const strictSchemas = wireSchemas(true);
