@@ -1,6 +1,6 @@
 // The service-lookup command run from the TypeScript sources: in this process through `main`, and
 // as a child process where a real one is needed (a signal, a terminal).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,14 +18,6 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-function start(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [...cliFromSource(), ...args], {
-    cwd: PACKAGE,
-    env: { ...process.env, SERVICE_SECRET_KEYS: '', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
 }
 
 /** Runs the command in this process to its end, collecting what it wrote. */

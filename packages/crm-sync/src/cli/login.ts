@@ -15,6 +15,7 @@ import {
   type AuthorizationRequest,
   createAuthorization,
   exchangeCode,
+  type OAuthClient,
 } from '../salesforce/oauth.js';
 import { openBrowser } from './browser.js';
 import { callbackPage, type LoginOutcome } from './callback-page.js';
@@ -73,31 +74,41 @@ export function readCallback(params: URLSearchParams, expectedState: string): Ca
   return { code };
 }
 
-export async function login(options: LoginOptions, io: Io): Promise<void> {
-  const client = {
-    clientId: options.clientId,
-    clientSecret: options.clientSecret,
-    loginUrl: options.loginUrl,
-  };
-  let authorization: AuthorizationRequest | undefined;
-  const startToken = randomBytes(32).toString('base64url');
+/** The first code the callback took, with the browser's request still open for the last page. */
+interface Delivered {
+  readonly code: string;
+  readonly response: ServerResponse;
+}
+
+/**
+ * The loopback server's routes. `/start` with the one-time token redirects once to the authorize
+ * URL; `/OauthRedirect` hands over the first code. `delivered` settles with that code, or rejects
+ * with why the login ended (`fail` ends it from outside, as the timeout does). Nothing is served
+ * until `authorization()` returns the request, which needs the port the server got.
+ */
+function callbackRoutes(
+  startToken: string,
+  authorization: () => AuthorizationRequest | undefined,
+): {
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
+  delivered: Promise<Delivered>;
+  fail: (error: Error) => void;
+} {
   let linkOpened = false;
   let codeTaken = false;
-  let settle!: {
-    resolve: (v: { code: string; response: ServerResponse }) => void;
-    reject: (e: Error) => void;
-  };
-  const callback = new Promise<{ code: string; response: ServerResponse }>((resolve, reject) => {
+  let settle!: { resolve: (v: Delivered) => void; reject: (e: Error) => void };
+  const delivered = new Promise<Delivered>((resolve, reject) => {
     settle = { resolve, reject };
   });
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (!authorization) {
+    const request = authorization();
+    if (!request) {
       res.writeHead(404).end();
     } else if (url.pathname === '/start' && url.searchParams.get('t') === startToken) {
       if (!linkOpened) {
         linkOpened = true;
-        res.writeHead(302, { location: authorization.url, 'cache-control': 'no-store' }).end();
+        res.writeHead(302, { location: request.url, 'cache-control': 'no-store' }).end();
         return;
       }
       // Opened twice: another program may hold the authorize URL, and so be able to send a
@@ -116,7 +127,7 @@ export async function login(options: LoginOptions, io: Io): Promise<void> {
         void answer(res, { kind: 'already-answered' });
         return;
       }
-      const verdict = readCallback(url.searchParams, authorization.state);
+      const verdict = readCallback(url.searchParams, request.state);
       if ('code' in verdict) {
         codeTaken = true;
         settle.resolve({ code: verdict.code, response: res });
@@ -131,10 +142,22 @@ export async function login(options: LoginOptions, io: Io): Promise<void> {
       res.writeHead(404).end();
     }
   };
-  const listener = await listenOnLocalhost(options.port, handle);
+  return { handle, delivered, fail: (error) => settle.reject(error) };
+}
+
+export async function login(options: LoginOptions, io: Io): Promise<void> {
+  const client = {
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    loginUrl: options.loginUrl,
+  };
+  let authorization: AuthorizationRequest | undefined;
+  const startToken = randomBytes(32).toString('base64url');
+  const routes = callbackRoutes(startToken, () => authorization);
+  const listener = await listenOnLocalhost(options.port, routes.handle);
   const timer = setTimeout(
     () =>
-      settle.reject(
+      routes.fail(
         new CliError(
           EXIT.auth,
           'No answer from the browser in time: run `service-crm login` again',
@@ -146,46 +169,59 @@ export async function login(options: LoginOptions, io: Io): Promise<void> {
     const origin = `http://localhost:${listener.port}`;
     authorization = createAuthorization({ ...client, redirectUri: `${origin}/OauthRedirect` });
     await showLoginLink(`${origin}/start?t=${startToken}`, options, io);
-    const { code, response } = await callback;
-    try {
-      const tokens = await exchangeCode(client, authorization, {
-        code,
-        state: authorization.state,
-      });
-      const identity = await connect({
-        instanceUrl: tokens.instanceUrl,
-        accessToken: tokens.accessToken,
-      }).identity(tokens.identityUrl);
-      await saveTokens(options.tokenFile, {
-        instanceUrl: tokens.instanceUrl,
-        accessToken: tokens.accessToken,
-        ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
-        clientId: options.clientId,
-        ...(options.clientSecret ? { clientSecret: options.clientSecret } : {}),
-        loginUrl: authorization.loginUrl,
-        identityUrl: tokens.identityUrl,
-        organizationId: identity.organizationId,
-        userId: identity.userId,
-      });
-      const user = identity.username ?? identity.userId;
-      await answer(response, { kind: 'approved', org: identity.organizationId, user });
-      io.out(
-        options.json
-          ? JSON.stringify({
-              organizationId: identity.organizationId,
-              userId: identity.userId,
-              username: identity.username,
-              tokenFile: options.tokenFile,
-            })
-          : `Connected to org ${identity.organizationId} as ${user}; tokens saved to ${options.tokenFile} (readable by you only)`,
-      );
-    } catch (error) {
-      await answer(response, { kind: 'error', message: (error as Error).message });
-      throw error;
-    }
+    await completeLogin(client, authorization, await routes.delivered, options, io);
   } finally {
     clearTimeout(timer);
     listener.close();
+  }
+}
+
+/**
+ * Exchanges the code, saves the tokens with the org and user they belong to, and says so to the
+ * browser and on stdout. A failure is shown on the browser's page as well before it is thrown.
+ */
+async function completeLogin(
+  client: OAuthClient,
+  authorization: AuthorizationRequest,
+  { code, response }: Delivered,
+  options: LoginOptions,
+  io: Io,
+): Promise<void> {
+  try {
+    const tokens = await exchangeCode(client, authorization, {
+      code,
+      state: authorization.state,
+    });
+    const identity = await connect({
+      instanceUrl: tokens.instanceUrl,
+      accessToken: tokens.accessToken,
+    }).identity(tokens.identityUrl);
+    await saveTokens(options.tokenFile, {
+      instanceUrl: tokens.instanceUrl,
+      accessToken: tokens.accessToken,
+      ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+      clientId: options.clientId,
+      ...(options.clientSecret ? { clientSecret: options.clientSecret } : {}),
+      loginUrl: authorization.loginUrl,
+      identityUrl: tokens.identityUrl,
+      organizationId: identity.organizationId,
+      userId: identity.userId,
+    });
+    const user = identity.username ?? identity.userId;
+    await answer(response, { kind: 'approved', org: identity.organizationId, user });
+    io.out(
+      options.json
+        ? JSON.stringify({
+            organizationId: identity.organizationId,
+            userId: identity.userId,
+            username: identity.username,
+            tokenFile: options.tokenFile,
+          })
+        : `Connected to org ${identity.organizationId} as ${user}; tokens saved to ${options.tokenFile} (readable by you only)`,
+    );
+  } catch (error) {
+    await answer(response, { kind: 'error', message: (error as Error).message });
+    throw error;
   }
 }
 

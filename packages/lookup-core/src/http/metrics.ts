@@ -35,6 +35,30 @@ export function registerLookupMetrics(registry: Registry, store: LookupStore): L
       'this prom-client registry already holds the lookup metrics: give each handler its own',
     );
   const registers = [registry];
+  const requests = new Counter({
+    name: 'service_lookup_requests_total',
+    help: 'Lookup requests answered, by HTTP status',
+    labelNames: ['status'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'service_lookup_request_duration_seconds',
+    help: 'Time from a request reaching the handler to its answer, in seconds',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers,
+  });
+  // Registered after the request metrics, in the order METRIC_NAMES lists them.
+  registerStoreMetrics(registers, store);
+  return {
+    observe(status, seconds) {
+      requests.inc({ status: String(status) });
+      duration.observe(seconds);
+    },
+  };
+}
+
+/** The metrics read from the store's running counts (`store.stats()`) at each scrape. */
+function registerStoreMetrics(registers: Registry[], store: LookupStore): void {
   const stats = (): StoreStats | undefined => store.stats?.();
   /** A gauge whose value is read from the store's counts at each scrape. */
   const gauge = (name: Name, help: string, read: (s: StoreStats) => number | null | undefined) =>
@@ -63,18 +87,6 @@ export function registerLookupMetrics(registry: Registry, store: LookupStore): L
       },
     });
 
-  const requests = new Counter({
-    name: 'service_lookup_requests_total',
-    help: 'Lookup requests answered, by HTTP status',
-    labelNames: ['status'],
-    registers,
-  });
-  const duration = new Histogram({
-    name: 'service_lookup_request_duration_seconds',
-    help: 'Time from a request reaching the handler to its answer, in seconds',
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers,
-  });
   total(
     'service_lookup_cache_hits_total',
     'Lookups answered from the answer cache',
@@ -124,11 +136,4 @@ export function registerLookupMetrics(registry: Registry, store: LookupStore): L
       for (const [outcome, count] of Object.entries(s.ingested)) this.inc({ outcome }, count);
     },
   });
-
-  return {
-    observe(status, seconds) {
-      requests.inc({ status: String(status) });
-      duration.observe(seconds);
-    },
-  };
 }

@@ -37,17 +37,19 @@ export interface SqlStoreOptions {
   pool?: () => { inUse: number; waiting: number };
 }
 
+/** What the store counts as it runs, reported by `stats()`. */
+interface RunningCounts {
+  hits: number;
+  misses: number;
+  ingested: StoreStats['ingested'];
+}
+
 /** Migrates `db` and serves the store from it; `db` is closed when the migration fails. */
 export async function openSqlStore(
   db: Database,
   options: SqlStoreOptions = {},
 ): Promise<LookupStore> {
-  try {
-    await guarded(() => migrate(db));
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
+  await migrateOrClose(db);
   const { feed } = options;
   const cache = new AnswerCache(cacheWanted(options.cache) ? options.cache : { maxBytes: 0 });
   const watchers = new Set<(event: StoreEvent) => void>();
@@ -57,7 +59,7 @@ export async function openSqlStore(
   };
   feed?.start(emit);
   let closed = false;
-  const counts = {
+  const counts: RunningCounts = {
     hits: 0,
     misses: 0,
     ingested: { ingested: 0, unchanged: 0, replaced: 0, rejected: 0 },
@@ -65,25 +67,7 @@ export async function openSqlStore(
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
-  const answerText = async (query: LookupQuery): Promise<string | Uint8Array | null> => {
-    open();
-    if (!cache.enabled) return (await guarded(() => lookupAnswer(db, query)))?.body ?? null;
-    if (feed === undefined || feed.fresh()) {
-      const kept = cache.get(query);
-      if (kept !== undefined) {
-        counts.hits++;
-        return kept;
-      }
-    }
-    // Not kept, or not to be trusted while the feed is stale: read from the database.
-    counts.misses++;
-    const ticket = cache.begin(query);
-    const answer = await guarded(() => lookupAnswer(db, query));
-    // Kept as UTF-8 bytes: each hit is then sent without encoding the text again.
-    const bytes = answer === null ? null : Buffer.from(answer.body);
-    cache.fill(ticket, query, bytes, answer ?? {});
-    return bytes;
-  };
+  const answerText = answerReader(db, cache, feed, counts, open);
   return {
     async ingest(events, options) {
       open();
@@ -116,41 +100,8 @@ export async function openSqlStore(
         watchers.delete(watcher);
       };
     },
-    async readiness(): Promise<StoreReadiness> {
-      const changeFeed =
-        feed === undefined ? 'none' : feed.listening() ? 'listening' : 'not listening';
-      let rows: Array<{ version: number | null }>;
-      try {
-        open();
-        rows = await db.query('SELECT max(version) AS version FROM service_lookup_migrations');
-      } catch {
-        return { ready: false, store: 'unavailable', migrations: 'unknown', changeFeed };
-      }
-      const migrations = Number(rows[0]?.version) >= LATEST_MIGRATION ? 'current' : 'behind';
-      const ready = migrations === 'current' && changeFeed !== 'not listening';
-      return { ready, store: 'ok', migrations, changeFeed };
-    },
-    stats(): StoreStats {
-      const heardAgoMs = feed?.heardAgoMs();
-      return {
-        cache: {
-          hits: counts.hits,
-          misses: counts.misses,
-          evictions: cache.evictions,
-          ...cache.size,
-        },
-        ...(feed === undefined
-          ? {}
-          : {
-              changeFeed: {
-                listening: feed.listening(),
-                lastHeardSeconds: heardAgoMs == null ? null : heardAgoMs / 1000,
-              },
-            }),
-        ...(options.pool === undefined ? {} : { pool: options.pool() }),
-        ingested: { ...counts.ingested },
-      };
-    },
+    readiness: () => readinessOf(db, feed, open),
+    stats: () => statsOf(counts, cache, feed, options.pool),
     async *readAggregates(options) {
       open();
       const iterator = readAggregates(db, options?.workspace ?? 'default')[Symbol.asyncIterator]();
@@ -166,5 +117,94 @@ export async function openSqlStore(
       await feed?.close();
       await db.close();
     },
+  };
+}
+
+/** Brings the schema up to date; a store that cannot open leaves no connection behind. */
+async function migrateOrClose(db: Database): Promise<void> {
+  try {
+    await guarded(() => migrate(db));
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+/**
+ * Answers a lookup as JSON text: from the cache while the change feed (if any) is fresh, else
+ * from the database, keeping the answer for next time. `open` throws once the store is closed.
+ */
+function answerReader(
+  db: Database,
+  cache: AnswerCache,
+  feed: ChangeFeed | undefined,
+  counts: RunningCounts,
+  open: () => void,
+): (query: LookupQuery) => Promise<string | Uint8Array | null> {
+  return async (query) => {
+    open();
+    if (!cache.enabled) return (await guarded(() => lookupAnswer(db, query)))?.body ?? null;
+    if (feed === undefined || feed.fresh()) {
+      const kept = cache.get(query);
+      if (kept !== undefined) {
+        counts.hits++;
+        return kept;
+      }
+    }
+    // Not kept, or not to be trusted while the feed is stale: read from the database.
+    counts.misses++;
+    const ticket = cache.begin(query);
+    const answer = await guarded(() => lookupAnswer(db, query));
+    // Kept as UTF-8 bytes: each hit is then sent without encoding the text again.
+    const bytes = answer === null ? null : Buffer.from(answer.body);
+    cache.fill(ticket, query, bytes, answer ?? {});
+    return bytes;
+  };
+}
+
+/** Ready when the schema is current and the change feed, if there is one, listens. */
+async function readinessOf(
+  db: Database,
+  feed: ChangeFeed | undefined,
+  open: () => void,
+): Promise<StoreReadiness> {
+  const changeFeed = feed === undefined ? 'none' : feed.listening() ? 'listening' : 'not listening';
+  let rows: Array<{ version: number | null }>;
+  try {
+    open();
+    rows = await db.query('SELECT max(version) AS version FROM service_lookup_migrations');
+  } catch {
+    return { ready: false, store: 'unavailable', migrations: 'unknown', changeFeed };
+  }
+  const migrations = Number(rows[0]?.version) >= LATEST_MIGRATION ? 'current' : 'behind';
+  const ready = migrations === 'current' && changeFeed !== 'not listening';
+  return { ready, store: 'ok', migrations, changeFeed };
+}
+
+/** A snapshot of the running counts, the cache's size, and the feed and pool when present. */
+function statsOf(
+  counts: RunningCounts,
+  cache: AnswerCache,
+  feed: ChangeFeed | undefined,
+  pool: SqlStoreOptions['pool'],
+): StoreStats {
+  const heardAgoMs = feed?.heardAgoMs();
+  return {
+    cache: {
+      hits: counts.hits,
+      misses: counts.misses,
+      evictions: cache.evictions,
+      ...cache.size,
+    },
+    ...(feed === undefined
+      ? {}
+      : {
+          changeFeed: {
+            listening: feed.listening(),
+            lastHeardSeconds: heardAgoMs == null ? null : heardAgoMs / 1000,
+          },
+        }),
+    ...(pool === undefined ? {} : { pool: pool() }),
+    ingested: { ...counts.ingested },
   };
 }
