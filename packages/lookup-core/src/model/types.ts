@@ -107,7 +107,9 @@ export interface LookupStore {
   /**
    * The same answer as JSON text exactly as the store rendered it, or its UTF-8 bytes; `null` when
    * there is none. Optional: when a store has it, the handler sends these bytes without a
-   * parse/serialise round trip; without it, `lookup`'s answer is serialised.
+   * parse/serialise round trip; without it, `lookup`'s answer is serialised. The built-in stores
+   * hold it as a non-enumerable property, so a wrapper made by spreading one
+   * (`{ ...store, lookup }`) drops it and its own `lookup` is the one used.
    */
   lookupText?(query: LookupQuery): Promise<string | Uint8Array | null>;
   /** Every observed company of a workspace (default `'default'`) with its contacts, ordered by domain, read in pages. */

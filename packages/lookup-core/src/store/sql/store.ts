@@ -68,7 +68,7 @@ export async function openSqlStore(
     if (closed) throw new StoreClosedError();
   };
   const answerText = answerReader(db, cache, feed, counts, open);
-  return {
+  const store: LookupStore = {
     async ingest(events, options) {
       open();
       const result = await guarded(() =>
@@ -93,7 +93,6 @@ export async function openSqlStore(
       if (text === null) return null;
       return JSON.parse(typeof text === 'string' ? text : UTF8.decode(text)) as LookupResult;
     },
-    lookupText: answerText,
     watch(watcher) {
       watchers.add(watcher);
       return () => {
@@ -118,6 +117,9 @@ export async function openSqlStore(
       await db.close();
     },
   };
+  // Not enumerable: a wrapper spread from this store (`{ ...store, lookup }`) must not keep a text
+  // path that bypasses its own `lookup`.
+  return Object.defineProperty(store, 'lookupText', { value: answerText });
 }
 
 /** Brings the schema up to date; a store that cannot open leaves no connection behind. */
