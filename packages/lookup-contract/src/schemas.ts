@@ -33,7 +33,7 @@ const ANY_OFFSET_TIMESTAMP = new RegExp(`^${DATE_TIME}(Z|[+-]([01]\\d|2[0-3]):[0
  * says what was expected; openapi.ts writes the pattern out, recognising these checks.
  */
 const matching = (pattern: RegExp, expected: string) =>
-  z.refine((text: string) => pattern.test(text), expected);
+  z.refine<string>((text) => pattern.test(text), expected);
 export const isUtcTimestamp = matching(UTC_TIMESTAMP, 'an ISO 8601 timestamp');
 const isAnyOffsetTimestamp = matching(ANY_OFFSET_TIMESTAMP, 'an ISO 8601 timestamp');
 export const isKnownIntent = matching(KNOWN_INTENT, `one of ${PURCHASE_INTENTS.join(', ')}`);
