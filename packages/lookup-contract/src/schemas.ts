@@ -32,7 +32,7 @@ const ANY_OFFSET_TIMESTAMP = new RegExp(`^${DATE_TIME}(Z|[+-]([01]\\d|2[0-3]):[0
  * the same check at a fraction of their bundle weight. The issue it raises has code `custom` and
  * says what was expected; openapi.ts writes the pattern out, recognising these checks.
  */
-const matching = (pattern: RegExp, expected: string) =>
+/* @__NO_SIDE_EFFECTS__ */ const matching = (pattern: RegExp, expected: string) =>
   z.refine<string>((text) => pattern.test(text), expected);
 export const isUtcTimestamp = matching(UTC_TIMESTAMP, 'an ISO 8601 timestamp');
 const isAnyOffsetTimestamp = matching(ANY_OFFSET_TIMESTAMP, 'an ISO 8601 timestamp');
@@ -53,7 +53,9 @@ function wireSchemas<Strict extends boolean>(strict: Strict) {
       : z.array(item);
   // A pattern rather than `z.enum` (lighter in the bundle); the cast keeps the known levels in
   // the type, which `string` would otherwise swallow.
-  const intent = (strict ? z.string().check(isKnownIntent) : z.string()) as z.ZodMiniType as z.ZodMiniType<
+  const intent = (strict
+    ? z.string().check(isKnownIntent)
+    : z.string()) as z.ZodMiniType as z.ZodMiniType<
     Strict extends true ? PurchaseIntent : OpenPurchaseIntent
   >;
 
