@@ -53,15 +53,35 @@ ${printed}
 ${end}`;
 }
 
-export function writePerformanceSection(run: BenchRun): void {
-  let doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : HEADER;
-  const [start, end] = markers(run.name);
+/** `doc` with `section` in place of the one named `name`, or added at the end. */
+function withSection(doc: string, name: string, section: string): string {
+  const [start, end] = markers(name);
   const from = doc.indexOf(start);
   const to = doc.indexOf(end);
-  const section = sectionOf(run);
-  doc =
-    from !== -1 && to > from
-      ? `${doc.slice(0, from)}${section}${doc.slice(to + end.length)}`
-      : `${doc.trimEnd()}\n\n${section}\n`;
+  return from !== -1 && to > from
+    ? `${doc.slice(0, from)}${section}${doc.slice(to + end.length)}`
+    : `${doc.trimEnd()}\n\n${section}\n`;
+}
+
+const read = () => (existsSync(DOC) ? readFileSync(DOC, 'utf8') : HEADER);
+
+/** Writes the run's section: what the benchmark measures and what this run printed. */
+export function writePerformanceSection(run: BenchRun): void {
+  writeFileSync(DOC, withSection(read(), run.name, sectionOf(run)));
+}
+
+/** Adds a section saying what it measures for each benchmark that has none yet. */
+export function describeUnrunBenchmarks(benches: Array<{ name: string; method: string }>): void {
+  let doc = read();
+  for (const { name, method } of benches) {
+    const [start, end] = markers(name);
+    if (doc.includes(start)) continue;
+    const title = name.replace(/\.bench\.ts$/, '');
+    doc = withSection(
+      doc,
+      name,
+      `${start}\n## ${title}\n\n${method}\n\nNo run recorded yet.\n${end}`,
+    );
+  }
   writeFileSync(DOC, doc);
 }

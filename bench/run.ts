@@ -4,13 +4,13 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePerformanceSection } from './performance-doc.ts';
+import { describeUnrunBenchmarks, writePerformanceSection } from './performance-doc.ts';
 
 const only = process.argv.slice(2).filter((arg) => arg !== '--');
-const benches = readdirSync(import.meta.dirname)
+const allBenches = readdirSync(import.meta.dirname)
   .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
+const benches = allBenches.filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
 
 if (benches.length === 0) {
   console.error(`no benchmark matches ${only.join(' ')}`);
@@ -45,6 +45,7 @@ const methodOf = (file: string) =>
     .map((line) => line.replace(/^\/\/ ?/, ''))
     .join('\n');
 
+describeUnrunBenchmarks(allBenches.map((name) => ({ name, method: methodOf(name) })));
 let failed = 0;
 for (const file of benches) {
   console.log(`\n=== ${file} ===`);

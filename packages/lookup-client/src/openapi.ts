@@ -8,7 +8,8 @@
  * other properties, because the alpha API may add fields and clients are to keep them.
  */
 import {
-  KNOWN_INTENT,
+  isKnownIntent,
+  isUtcTimestamp,
   LOOKUP_PATH,
   MAX_BODY_BYTES,
   MAX_DOMAIN_INPUT_LENGTH,
@@ -67,15 +68,14 @@ function componentSchemas(): Record<string, unknown> {
     uri: (id) => `#/components/schemas/${id}`,
     io: 'input',
     // The schemas check timestamps, intents, counts and list lengths in the lightest way zod/mini
-    // offers (patterns and refinements); say here what they are. Every number of the wire is a
+    // offers (refinements); say here what they are. Every number of the wire is a
     // count, and every list with a check is one the spec limits.
     override: ({ zodSchema, jsonSchema }) => {
       const { type, checks } = zodSchema._zod.def as { type: string; checks?: unknown[] };
-      if (jsonSchema.pattern === UTC_TIMESTAMP.source) jsonSchema.format = 'date-time';
-      if (jsonSchema.pattern === KNOWN_INTENT.source) {
-        jsonSchema.enum = [...PURCHASE_INTENTS];
-        delete jsonSchema.pattern;
+      if (checks?.includes(isUtcTimestamp)) {
+        Object.assign(jsonSchema, { pattern: UTC_TIMESTAMP.source, format: 'date-time' });
       }
+      if (checks?.includes(isKnownIntent)) jsonSchema.enum = [...PURCHASE_INTENTS];
       if (type === 'number') Object.assign(jsonSchema, { type: 'integer', minimum: 0 });
       if (type === 'array' && checks?.length) jsonSchema.maxItems = MAX_ENTRIES;
     },

@@ -32,4 +32,10 @@ export {
 } from './limits.js';
 export { ERROR_MESSAGES, type ErrorStatus } from './messages.js';
 export { isStorableText, normalizeDomain, normalizeEmail } from './normalize.js';
-export { schemas, strictSchemas, UTC_TIMESTAMP } from './schemas.js';
+export {
+  isKnownIntent,
+  isUtcTimestamp,
+  schemas,
+  strictSchemas,
+  UTC_TIMESTAMP,
+} from './schemas.js';

@@ -34,7 +34,7 @@ const workerModule = () =>
  *
  * Up to `linesAhead` lines (and a quarter more) are validated ahead of those taken, which bounds
  * memory. Give it the batch size: the embedded store writes a batch on this thread, blocking it,
- * so the next batch must already be on its way (figures: docs/performance.md, Notes).
+ * so the next batch must already be on its way (figures: docs/design/2026-11-27-measured-choices.md).
  */
 export async function* validatedOffThread(
   source: AsyncIterable<string | UnreadableLine>,

@@ -25,7 +25,7 @@ export interface AnswerCacheOptions {
 
 export const DEFAULT_CACHE_ENTRIES = 100_000;
 /**
- * Room for the lookup bench's distinct answers (figures: docs/performance.md, Notes): a working set cycled through a smaller LRU
+ * Room for the lookup bench's distinct answers (figures: docs/design/2026-11-27-measured-choices.md): a working set cycled through a smaller LRU
  * cache would miss on every lookup.
  */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;

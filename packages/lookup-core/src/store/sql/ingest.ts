@@ -47,7 +47,7 @@ const AGGREGATED = `workspace, type, id, domain, company_name, industry, email, 
  * company's events together and the per-company index takes its new keys in order. The domain
  * leads the sort key: a batch usually holds one workspace, and a leading key that is the same in
  * every row leaves the sort's abbreviated keys (its first bytes, compared as one integer) telling
- * nothing apart (figures: docs/performance.md, Notes).
+ * nothing apart (figures: docs/design/2026-11-27-measured-choices.md).
  */
 const IN_COMPANY_ORDER = 'ORDER BY domain, workspace, seen_from';
 /** Every stored event of the companies / contacts listed as JSON in `$1` (recomputation). */
@@ -153,7 +153,7 @@ const WRITE_NEW = apply(
 );
 /**
  * A batch of ids not stored yet: every row inserted and added, with no check for a stored id per
- * row (figures: docs/performance.md, Notes). One stored id makes the insert
+ * row (figures: docs/design/2026-11-27-measured-choices.md). One stored id makes the insert
  * fail (`isFreshConflict`), and the batch is written again with `WRITE_NEW`.
  */
 const WRITE_FRESH = apply(
@@ -202,7 +202,7 @@ const DELETE_CONTACTS = ['contacts', 'contact_signals'].map(
  * - Generic plans: the statements are prepared once per connection (`store/postgres.ts`), but the first
  *   five executions are planned again for their parameters, and planning around a batch's arrays
  *   took most of the Bind message's time; PostgreSQL would settle on the generic plan from the
- *   sixth anyway (figures: docs/performance.md, Notes).
+ *   sixth anyway (figures: docs/design/2026-11-27-measured-choices.md).
  */
 const BATCH_SETTINGS = `SELECT set_config('work_mem', '64MB', true), set_config('jit', 'off', true),
   set_config('plan_cache_mode', 'force_generic_plan', true)`;
@@ -337,13 +337,13 @@ interface Pending {
  * Events per transaction unless told otherwise. Large: each batch visits nearly every leaf page of
  * the per-company and per-contact indexes (their keys arrive in no order) and updates each
  * company and contact it names once, so fewer, larger batches cost the database less per event;
- * larger ones than this gained nothing more and held twice the memory (figures: docs/performance.md, Notes).
+ * larger ones than this gained nothing more and held twice the memory (figures: docs/design/2026-11-27-measured-choices.md).
  */
 export const DEFAULT_BATCH_SIZE = 100_000;
 /**
  * The first batch holds at most this many events, and each next one four times as many as the
  * one before, up to the batch size: the database starts writing while the rest is still read,
- * rather than after a whole batch has been (figures: docs/performance.md, Notes).
+ * rather than after a whole batch has been (figures: docs/design/2026-11-27-measured-choices.md).
  */
 const FIRST_BATCH_SIZE = 10_000;
 /** Raw input held per batch at most, so long lines cannot make a batch huge. */

@@ -139,7 +139,7 @@ CREATE FUNCTION svc_intent(integer) RETURNS text LANGUAGE sql IMMUTABLE AS
     version: 5,
     // Each batch updates every company it names once. With room left on its page, the new version
     // stays beside the old one (a HOT update: no new index entry, and the next batch reclaims the
-    // old version's space) (figures: docs/performance.md, Notes). Contacts cannot gain so: contacts_by_company holds
+    // old version's space) (figures: docs/design/2026-11-27-measured-choices.md). Contacts cannot gain so: contacts_by_company holds
     // last_seen, which every update changes. Pages written before this keep their fill.
     sql: 'ALTER TABLE companies SET (fillfactor = 50);',
   },
