@@ -10,7 +10,6 @@
  */
 export const packagesWithUnfinishedReference: readonly string[] = [
   '@service/lookup-client',
-  '@service/lookup-core',
 ];
 
 /**
