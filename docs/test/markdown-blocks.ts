@@ -2,7 +2,7 @@
  * The ```ts code blocks of the documentation: every package README and every page under docs/.
  * A block fenced ```ts run is also run, against a real lookup server, by code-blocks.test.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const repositoryRoot = join(import.meta.dirname, '../..');
@@ -19,9 +19,10 @@ export interface CodeBlock {
 
 /** The Markdown files whose code is checked: package READMEs and docs/, not generated output. */
 export function documentationFiles(root = repositoryRoot): string[] {
-  const packages = readdirSync(join(root, 'packages')).map((name) =>
-    join(root, 'packages', name, 'README.md'),
-  );
+  // Workspace-only packages (the shared contract, test support) may have no README.
+  const packages = readdirSync(join(root, 'packages'))
+    .map((name) => join(root, 'packages', name, 'README.md'))
+    .filter((file) => existsSync(file));
   const docs = readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.md') && !/^(api|node_modules)\//.test(file))
     .map((file) => join(root, 'docs', file));
