@@ -25,7 +25,12 @@ export interface NodeListenerOptions {
  * The request a `NodeListener` takes: node's `IncomingMessage`, with what Express and Fastify add
  * (`body`, already parsed; Express's `originalUrl`).
  */
-export type NodeRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
+export type NodeRequest = IncomingMessage & {
+  /** The body a framework already parsed, used instead of reading the stream. */
+  body?: unknown;
+  /** Express: the URL before its mount path was removed, routed on when present. */
+  originalUrl?: string;
+};
 /** The lookup as a `(req, res)` listener for `node:http`, Express, Fastify (raw) and the like. */
 export type NodeListener = (req: NodeRequest, res: ServerResponse) => Promise<void>;
 
