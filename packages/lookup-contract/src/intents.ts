@@ -2,7 +2,7 @@
 export const PURCHASE_INTENTS = ['low', 'medium', 'high', 'very_high'] as const;
 
 /**
- * A purchase intent level the spec names, lowest first: `low`, `medium`, `high`, `very_high`. The
+ * A purchase intent level of the lookup's contract, lowest first: `low`, `medium`, `high`, `very_high`. The
  * same type wherever `@service/lookup-client`, `@service/lookup-core` and `@service/crm-sync` export
  * it; an answer read by the client may also carry a level a newer server added
  * (`OpenPurchaseIntent`).

@@ -92,7 +92,7 @@ export interface LookupQuery {
 }
 
 /**
- * The body of a successful lookup, exactly as sent on the wire (spec sections 2.1-2.4): derived
+ * The body of a successful lookup, exactly as sent on the wire: derived
  * from the wire contract, the strict zod schemas of @service/lookup-client, so the server's answer
  * type and the client's checks are one definition. Activity arrays are there only when asked for.
  */
