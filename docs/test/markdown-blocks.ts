@@ -19,7 +19,7 @@ export interface CodeBlock {
 
 /** The Markdown files whose code is checked: package READMEs and docs/, not generated output. */
 export function documentationFiles(root = repositoryRoot): string[] {
-  // A workspace-only package (the shared contract) may have no README.
+  // Workspace-only packages (the shared contract, test support) may have no README.
   const packages = readdirSync(join(root, 'packages'))
     .map((name) => join(root, 'packages', name, 'README.md'))
     .filter((file) => existsSync(file));

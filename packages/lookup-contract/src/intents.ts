@@ -2,9 +2,10 @@
 export const PURCHASE_INTENTS = ['low', 'medium', 'high', 'very_high'] as const;
 
 /**
- * One of the four purchase intent levels the spec names. `@service/lookup-client`,
- * `@service/lookup-core` and `@service/crm-sync` export this same type; an answer's
- * `service_purchase_intent` is an {@link OpenPurchaseIntent}, which also admits a newer level.
+ * A purchase intent level of the lookup's contract, lowest first: `low`, `medium`, `high`, `very_high`. The
+ * same type wherever `@service/lookup-client`, `@service/lookup-core` and `@service/crm-sync` export
+ * it; an answer read by the client may also carry a level a newer server added
+ * (`OpenPurchaseIntent`).
  */
 export type PurchaseIntent = (typeof PURCHASE_INTENTS)[number];
 /** A level the spec names, or one a newer server added (kept as the string it sent). */

@@ -12,4 +12,5 @@ export const ERROR_MESSAGES = {
   503: 'Service unavailable',
 } as const;
 
+/** An HTTP status the lookup answers with an error body: a key of `ERROR_MESSAGES`. */
 export type ErrorStatus = keyof typeof ERROR_MESSAGES;

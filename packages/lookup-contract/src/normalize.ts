@@ -59,6 +59,10 @@ function urlHost(input: string): string | null {
  * Lower case, ASCII (punycode) form, no scheme, no `www.`, no path, query or trailing dot; the
  * host is what a browser would read from the same text. `null` when nothing is left, when the text
  * carries a port or userinfo, or when what is left is longer than a DNS name can be.
+ *
+ * The key the lookup stores and finds companies under: it keeps the whole host
+ * (`shop.acme.co.uk` stays `shop.acme.co.uk`). `@service/crm-sync`'s `registrableDomain` is a
+ * different function: it reduces a host to the domain a company registers (`acme.co.uk`).
  */
 export function normalizeDomain(input: string): string | null {
   const text = input.trim();
@@ -77,6 +81,9 @@ export function normalizeDomain(input: string): string | null {
  * Emails match case-insensitively: the stored key is trimmed and lower-cased, and its domain is
  * written in the same ASCII form as company domains, without a trailing dot. The domain must be a
  * bare host: a port, path, query or fragment (`x@globex.com:80`) makes it no address.
+ *
+ * The key the lookup stores and finds contacts under. `@service/crm-sync`'s `emailMatchKey` is a
+ * different function: the looser form it matches CRM records with (it checks no port or path).
  */
 export function normalizeEmail(input: string): string | null {
   const email = input.trim().toLowerCase();

@@ -3,7 +3,12 @@
  * and NDJSON files as input for `store.ingest`.
  */
 
-export { type NodeListener, type NodeListenerOptions, toNodeListener } from './http/node.js';
+export {
+  type NodeListener,
+  type NodeListenerOptions,
+  type NodeRequest,
+  toNodeListener,
+} from './http/node.js';
 export {
   DEFAULT_MAX_LINE_BYTES,
   type NdjsonOptions,

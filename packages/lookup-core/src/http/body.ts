@@ -3,7 +3,9 @@ import { HttpError } from './http.js';
 
 /** Raised into a body stream by an adapter when the client is too slow to send it. */
 export class BodyTimeoutError extends Error {
+  /** Always `'BodyTimeoutError'`. */
   override readonly name = 'BodyTimeoutError';
+  /** The error an adapter puts into a body stream whose client stopped sending. */
   constructor() {
     super('The request body did not arrive in time');
   }

@@ -24,7 +24,9 @@ import { describeFailure, type LookupLog } from './log.js';
 import { registerLookupMetrics } from './metrics.js';
 import { createRateLimiter } from './rate-limit.js';
 
+/** Options of `createLookupHandler` and `toNodeListener`: the store, the keys, and the limits. */
 export interface LookupHandlerOptions {
+  /** Where the answers come from: `openEmbeddedStore()` or `openPostgresStore(...)`. */
   store: LookupStore;
   /** Who may look up what: a resolver, or key entries (`{ key, workspace }`) to build one from. */
   keys: KeyResolver | Iterable<KeyEntry>;
@@ -54,6 +56,7 @@ export interface LookupHandlerOptions {
 
 /** A request as the core needs it, whatever carried it. */
 export interface CoreRequest {
+  /** The HTTP method, upper case. */
   method: string;
   /** The URL's path, without query or fragment. */
   path: string;
@@ -71,6 +74,7 @@ export interface CoreRequest {
 
 /** What to send back: status, headers (`x-request-id` included), and the body text or none. */
 export interface CoreAnswer {
+  /** The HTTP status. */
   status: number;
   /** A new object for each answer, so a shell may complete it (e.g. `content-length`). */
   headers: Record<string, string>;
@@ -78,6 +82,7 @@ export interface CoreAnswer {
   body: string | Uint8Array | null;
 }
 
+/** The lookup's decision for one request, with no transport: what both adapters call. */
 export type LookupCore = (request: CoreRequest) => Promise<CoreAnswer>;
 
 const ALLOW = 'POST, OPTIONS';

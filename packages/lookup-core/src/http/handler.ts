@@ -15,6 +15,7 @@ export type { LookupHandlerOptions } from './core.js';
 
 /** What the transport knows of the client (its address, for the log of refused keys). */
 export interface LookupClientInfo {
+  /** The client's IP address, logged with a refused key. */
   address?: string | undefined;
 }
 
@@ -25,6 +26,7 @@ export interface LookupClientInfo {
  * by the CommonJS build, and any function of this type may be passed where a handler is taken.
  */
 export type LookupHandler = ((request: Request, client?: LookupClientInfo) => Promise<Response>) & {
+  /** The transport-neutral decision behind the handler, when it has one. */
   readonly core?: LookupCore;
 };
 
@@ -44,6 +46,11 @@ const toCoreRequest = (request: Request, client: LookupClientInfo | undefined): 
   body: (limit) => readBody(request, limit),
 });
 
+/**
+ * The lookup (`POST /api/service/lookup`) as a Fetch handler over `options.store`, answering the
+ * keys in `options.keys`: mount it in any runtime or framework that speaks `Request`/`Response`.
+ * Throws a `TypeError` at once when a configured key is malformed.
+ */
 export function createLookupHandler(options: LookupHandlerOptions): LookupHandler {
   const core = createLookupCore(options);
   const handleLookup = async (request: Request, client?: LookupClientInfo) => {

@@ -5,8 +5,11 @@ export { ERROR_MESSAGES, type ErrorStatus };
 
 /** An error that maps to one HTTP status and its `{ "error": message }` body. */
 export class HttpError extends Error {
+  /** Always `'HttpError'`. */
   override readonly name = 'HttpError';
+  /** The HTTP status the handler answers with. */
   readonly status: ErrorStatus;
+  /** The error for `status`, with the contract's message for it. */
   constructor(status: ErrorStatus) {
     super(ERROR_MESSAGES[status]);
     this.status = status;

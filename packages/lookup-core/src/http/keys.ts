@@ -8,6 +8,7 @@ import { isWellFormedKey } from '@service/lookup-contract';
 
 export { isWellFormedKey };
 
+/** One configured secret key and the workspace it reads. */
 export interface KeyEntry {
   /** `sk_live_` followed by at least 24 characters. */
   key: string;
@@ -17,6 +18,7 @@ export interface KeyEntry {
 
 /** Maps a presented key to its workspace, or `null` when it opens nothing. */
 export interface KeyResolver {
+  /** The workspace `presentedKey` opens, or `null`. */
   resolve(presentedKey: string): string | null | Promise<string | null>;
 }
 

@@ -6,13 +6,17 @@
 
 /** A failure the client saw as a bare 500/503. `sqlstate` is PostgreSQL's five-character code. */
 export interface LookupFailed {
+  /** Always `'lookup_failed'`. */
   readonly event: 'lookup_failed';
+  /** The `x-request-id` the client received. */
   readonly requestId: string;
+  /** 503 when the store was unavailable, 500 for anything else. */
   readonly status: 500 | 503;
   /** The thrown error's class, e.g. `StoreUnavailableError`. */
   readonly errorClass: string;
   /** The error's message, followed by its causes' (`outer: cause: ...`), keys redacted. */
   readonly message: string;
+  /** PostgreSQL's error code from the error's cause chain, when there is one. */
   readonly sqlstate: string | null;
   /** A system error code of the chain that is no SQLSTATE (e.g. `ECONNREFUSED`). */
   readonly code: string | null;
@@ -20,11 +24,15 @@ export interface LookupFailed {
 
 /** A request answered 401. `address` is the client's, when the transport knows it. */
 export interface LookupUnauthorized {
+  /** Always `'unauthorized'`. */
   readonly event: 'unauthorized';
+  /** The `x-request-id` the client received. */
   readonly requestId: string;
+  /** The client's IP address, or `null` when the transport does not tell it. */
   readonly address: string | null;
 }
 
+/** Everything the handler reports to its `log`: failures and refused keys. */
 export type LookupLogEvent = LookupFailed | LookupUnauthorized;
 /** Receives every event as it happens (the `log` option of `createLookupHandler`). */
 export type LookupLog = (event: LookupLogEvent) => void;
@@ -62,6 +70,7 @@ export function describeFailure(
   };
 }
 
+/** Options of `createJsonLineLog`. */
 export interface JsonLineLogOptions {
   /** The window refused keys are counted over, in ms (default 60 000: a count per minute). */
   windowMs?: number;
@@ -69,7 +78,9 @@ export interface JsonLineLogOptions {
   maxAddresses?: number;
 }
 
+/** A JSON-line writer of the handler's events, made by `createJsonLineLog`. */
 export interface JsonLineLog {
+  /** Pass as the handler's `log` option. */
   readonly log: LookupLog;
   /** Writes the counts of the current window now (at shutdown, so none are lost). */
   flush(): void;

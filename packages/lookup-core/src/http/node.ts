@@ -15,13 +15,23 @@ import {
 import type { LookupHandler } from './handler.js';
 import { errorBody, HttpError, JSON_HEADERS } from './http.js';
 
+/** Options of `toNodeListener`. */
 export interface NodeListenerOptions {
   /** How long a request body may take to arrive, in ms (default 10 000); then 408. */
   bodyTimeoutMs?: number;
 }
 
-/** Express and Fastify add `body` (already parsed); Express also keeps `originalUrl`. */
-type NodeRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
+/**
+ * The request a `NodeListener` takes: node's `IncomingMessage`, with what Express and Fastify add
+ * (`body`, already parsed; Express's `originalUrl`).
+ */
+export type NodeRequest = IncomingMessage & {
+  /** The body a framework already parsed, used instead of reading the stream. */
+  body?: unknown;
+  /** Express: the URL before its mount path was removed, routed on when present. */
+  originalUrl?: string;
+};
+/** The lookup as a `(req, res)` listener for `node:http`, Express, Fastify (raw) and the like. */
 export type NodeListener = (req: NodeRequest, res: ServerResponse) => Promise<void>;
 
 const NO_BODY = new Set(['GET', 'HEAD']);

@@ -15,6 +15,7 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const BOM = [0xef, 0xbb, 0xbf];
 
+/** Options of `readNdjson`. */
 export interface NdjsonOptions {
   /** The longest line accepted, in bytes without `\n` or a trailing `\r` (default 1 MiB). */
   maxLineBytes?: number;

@@ -9,17 +9,23 @@ export const CHANGES_CHANNEL = 'service_lookup_changes';
 
 /** What one committed ingest batch touched. `domains`/`emails` normalised as stored. */
 export interface StoreChange {
+  /** The workspace the batch wrote to. */
   readonly workspace: string;
+  /** Companies whose answers may differ now. */
   readonly domains: readonly string[];
+  /** Contacts whose answers may differ now. */
   readonly emails: readonly string[];
 }
 
 /** A change too large for NOTIFY's payload, coarsened to the whole workspace. */
 export interface WorkspaceChange {
+  /** The workspace whose every answer may differ now. */
   readonly workspace: string;
+  /** Marks the notice as covering the whole workspace. */
   readonly all: true;
 }
 
+/** One notice of a committed change: exact keys, or a whole workspace. */
 export type ChangeNotice = StoreChange | WorkspaceChange;
 
 /**

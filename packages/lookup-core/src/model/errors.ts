@@ -13,8 +13,11 @@ export type LookupCoreErrorCode =
 
 /** An error thrown by lookup-core, carrying a `code`. */
 export class LookupCoreError extends Error {
+  /** The class's name, so logs and `instanceof`-free checks can tell the errors apart. */
   override readonly name: string = 'LookupCoreError';
+  /** What went wrong, stable across versions: branch on this rather than on the message. */
   readonly code: LookupCoreErrorCode;
+  /** An error with `code` and `message`; `options.cause` keeps the driver's error. */
   constructor(code: LookupCoreErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
@@ -26,7 +29,9 @@ export class LookupCoreError extends Error {
  * The handler answers 503; the store recovers by itself once the database is back.
  */
 export class StoreUnavailableError extends LookupCoreError {
+  /** Always `'StoreUnavailableError'`. */
   override readonly name = 'StoreUnavailableError';
+  /** `options.cause` keeps the driver's error. */
   constructor(options?: { cause?: unknown }) {
     super('store_unavailable', 'The lookup store is unavailable', options);
   }
@@ -34,7 +39,9 @@ export class StoreUnavailableError extends LookupCoreError {
 
 /** The store was used after `close()`. */
 export class StoreClosedError extends LookupCoreError {
+  /** Always `'StoreClosedError'`. */
   override readonly name = 'StoreClosedError';
+  /** The error a closed store's calls reject with. */
   constructor() {
     super('store_closed', 'The lookup store is closed');
   }

@@ -21,9 +21,11 @@ export type {
 export interface IngestRejection {
   /** 1-based position in the input: the line number of an NDJSON file. */
   line: number;
+  /** Why it was refused, in words (e.g. a missing field or an invalid timestamp). */
   reason: string;
 }
 
+/** What one `ingest` call did, counted by outcome. */
 export interface IngestResult {
   /** Events stored for the first time. */
   ingested: number;
@@ -35,6 +37,7 @@ export interface IngestResult {
   rejected: IngestRejection[];
 }
 
+/** Options of `LookupStore.ingest`. */
 export interface IngestOptions {
   /**
    * Events per transaction (default 100,000, and at most 64 MiB of input). The first batch holds at
@@ -58,39 +61,55 @@ export interface IngestOptions {
   maxFutureSkewSeconds?: number;
 }
 
+/** The running counts `IngestOptions.onProgress` receives after each committed batch. */
 export interface IngestProgress {
   /** Items read so far (lines, for NDJSON). */
   read: number;
+  /** Events stored for the first time so far. */
   ingested: number;
+  /** Events already stored with identical content so far. */
   unchanged: number;
+  /** Events that replaced a stored version with different content so far. */
   replaced: number;
+  /** Items refused so far. */
   rejected: number;
 }
 
+/**
+ * What the store looks up: one workspace, and an email or a domain already normalised. Not the
+ * same as `@service/lookup-client`'s `LookupQuery`, which is the request body a caller sends (raw
+ * email or domain, no workspace: the server derives the workspace from the secret key).
+ */
 export interface LookupQuery {
+  /** The workspace to read, the one the presented key opens. */
   workspace: string;
   /** Normalised email (see `normalizeEmail`). Takes precedence over `domain`. */
   email?: string;
   /** Normalised domain (see `normalizeDomain`). */
   domain?: string;
+  /** Include each contact's `site_activity` and `linkedin_activity` (default false). */
   includeActivity?: boolean;
 }
 
 /**
- * The body of a successful lookup, exactly as sent on the wire (spec sections 2.1-2.4): derived
+ * The body of a successful lookup, exactly as sent on the wire: derived
  * from the wire contract, the strict zod schemas of @service/lookup-client, so the server's answer
  * type and the client's checks are one definition. Activity arrays are there only when asked for.
  */
 export type LookupResult = {
-  company: z.infer<Wire['companySchema']>;
+  /** The company: its domain, name and the aggregates observed for it. */
+  company: z.infer<(typeof strictSchemas)['companySchema']>;
+  /** Its contacts (at most 10), each with its activity when the query asked for it. */
   contacts: Array<
-    z.infer<Wire['contactSchema']> &
+    z.infer<(typeof strictSchemas)['contactSchema']> &
       Partial<
-        Pick<z.infer<Wire['contactWithActivitySchema']>, 'site_activity' | 'linkedin_activity'>
+        Pick<
+          z.infer<(typeof strictSchemas)['contactWithActivitySchema']>,
+          'site_activity' | 'linkedin_activity'
+        >
       >
   >;
 };
-type Wire = typeof strictSchemas;
 
 /** Where observed activity lives. One SQL implementation backs PGlite and PostgreSQL. */
 export interface LookupStore {
@@ -124,9 +143,11 @@ export interface LookupStore {
   readiness?(): Promise<StoreReadiness>;
   /** Running counts for metrics, read without touching the database. */
   stats?(): StoreStats;
+  /** Ends the store's connections (or the embedded database); later calls reject with `StoreClosedError`. */
   close(): Promise<void>;
 }
 
+/** What `LookupStore.readiness` reports, check by check. */
 export interface StoreReadiness {
   /** All of the checks below passed. */
   ready: boolean;
@@ -138,7 +159,9 @@ export interface StoreReadiness {
   changeFeed: 'listening' | 'not listening' | 'none';
 }
 
+/** Running counts of a store, as `LookupStore.stats` gives them to the metrics. */
 export interface StoreStats {
+  /** The answer cache: hits, misses, evictions, and the entries and bytes it holds now (zeros without one). */
   cache: { hits: number; misses: number; evictions: number; entries: number; bytes: number };
   /** Absent without a change feed. */
   changeFeed?: { listening: boolean; lastHeardSeconds: number | null };

@@ -13,6 +13,10 @@
 import type { ChangeNotice } from '../model/changes.js';
 import type { LookupQuery } from '../model/types.js';
 
+/**
+ * Bounds of a store's answer cache (the `cache` option of both stores). Answers are dropped as soon
+ * as an ingest changes what they were read from, and workspaces share the room fairly.
+ */
 export interface AnswerCacheOptions {
   /** Most answers kept (default 100 000); 0 turns the cache off. */
   maxEntries?: number;

@@ -7,6 +7,7 @@ import { queryText } from './pglite-text-query.js';
 import type { Database, Queryable } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
 
+/** Options of `openEmbeddedStore`. */
 export interface EmbeddedStoreOptions {
   /** Directory to persist the database in; in memory when absent. */
   dataDir?: string;

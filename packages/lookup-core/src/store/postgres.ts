@@ -7,19 +7,28 @@ import { listenForChanges } from './change-feed.js';
 import type { Database, Queryable, Transaction } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
 
-export type PostgresStoreOptions =
-  /** A connection string; the store owns the pool it creates and ends it on `close()`. */
-  (
-    | { connectionString: string; maxConnections?: number }
-    /** A pool you own: the store uses it and leaves it open on `close()`. */
-    | { pool: pg.Pool }
-  ) & {
-    /**
-     * The answer cache's bounds; `{ maxBytes: 0 }` turns it off. While it is on, the store listens
-     * for other processes' commits on a connection of its own (not one of the pool's).
-     */
-    cache?: AnswerCacheOptions;
-  };
+/**
+ * Options of `openPostgresStore`: a connection string (the store owns the pool it creates and ends
+ * it on `close()`) or a `pg` pool you own (used, and left open on `close()`), and the cache.
+ */
+export type PostgresStoreOptions = (
+  | {
+      /** A `postgres://` URL of the database. */
+      connectionString: string;
+      /** Size of the store's pool (default 10, `pg`'s default). */
+      maxConnections?: number;
+    }
+  | {
+      /** A `pg` pool you own. */
+      pool: pg.Pool;
+    }
+) & {
+  /**
+   * The answer cache's bounds; `{ maxBytes: 0 }` turns it off. While it is on, the store listens
+   * for other processes' commits on a connection of its own (not one of the pool's).
+   */
+  cache?: AnswerCacheOptions;
+};
 
 /**
  * Every statement of the store is a constant string, so each is prepared once per connection under
