@@ -96,7 +96,11 @@ export function transportHooks(
     async afterResponse(request, response, retryCount) {
       for (const hook of hooks.afterResponse ?? []) {
         // Each hook reads its own copy of the answer.
-        await run(hook, { request: await redacted(request), response: response.clone(), retryCount });
+        await run(hook, {
+          request: await redacted(request),
+          response: response.clone(),
+          retryCount,
+        });
       }
     },
   };

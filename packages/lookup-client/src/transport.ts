@@ -48,7 +48,9 @@ export async function send(request: Request, transport: Transport): Promise<Resp
       if (failure.ok) return failure;
     }
     const wait =
-      signal?.aborted || retryCount >= transport.retries ? undefined : waitBefore(failure, retryCount + 1);
+      signal?.aborted || retryCount >= transport.retries
+        ? undefined
+        : waitBefore(failure, retryCount + 1);
     if (wait === undefined) {
       if (failure instanceof Response) return failure;
       throw failure;
