@@ -1,5 +1,4 @@
 import { KEY_PREFIX, LOOKUP_PATH } from '@service/lookup-contract';
-import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
 import { fromEnvironment, isBrowser } from './environment.js';
 import {
   ConfigurationError,
@@ -12,12 +11,12 @@ import {
   UnauthorizedError,
   UnexpectedError,
 } from './errors.js';
-import { hookFailures, kyHooks, type LookupHooks } from './hooks.js';
+import { hookFailures, type LookupHooks, transportHooks } from './hooks.js';
 import { bufferedFetch, type FetchFunction, type Received, received } from './http.js';
 import { isNetworkFailure } from './network-failure.js';
 import { KEY_CHARACTERS, keyRedactor, type Redact } from './redact.js';
-import { retryOptions } from './retry.js';
 import { schemas, strictSchemas } from './schemas.js';
+import { AttemptTimeoutError, send } from './transport.js';
 import type { LookupResponse, LookupResponseWithActivity } from './types.js';
 import { VERSION } from './version.js';
 
@@ -319,50 +318,49 @@ export class LookupClient {
     const payload =
       transport === 'body' ? { ...call.payload, secretKey: this.#secretKey } : call.payload;
     let attempts = 0;
-    const toError = (error: Error) => this.#noAnswer(error, call.timeout, attempts);
-    const hooks = kyHooks(this.#hooks, toError);
+    const toError = (failure: unknown) => this.#noAnswer(failure, call.timeout, attempts);
+    const hooks = transportHooks(this.#hooks, toError);
+    const request = new Request(this.#url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(payload),
+    });
     try {
-      const response = await ky(this.#url, {
-        method: 'post',
-        headers,
-        body: JSON.stringify(payload),
-        timeout: call.timeout,
-        ...(call.signal && { signal: call.signal }),
-        retry: retryOptions(call.retriesLeft, () => call.signal?.aborted === true),
+      const response = await send(request, {
         fetch: bufferedFetch(this.#fetch, () => attempts++, this.#maxResponseBytes, this.#redact),
+        timeout: call.timeout,
+        retries: call.retriesLeft,
+        signal: call.signal,
         hooks: {
           ...hooks,
-          beforeRetry: [
-            () => {
-              call.retriesLeft--;
-            },
-            ...(hooks.beforeRetry ?? []),
-          ],
+          beforeRetry: async (...args) => {
+            call.retriesLeft--;
+            await hooks.beforeRetry(...args);
+          },
         },
       });
       return { answer: received(response), attempts };
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason;
       if (hookFailures.has(error as object)) throw error;
-      if (isHTTPError(error)) return { answer: received(error.response), attempts };
-      throw toError(error as Error);
+      throw toError(error);
     }
   }
 
   /**
-   * The client's error for a failure of ky's: an error answer, a timeout, no connection, or
+   * The client's error for an attempt that failed: an error answer, a timeout, no connection, or
    * anything else thrown (which is not dressed up as the network's).
    */
-  #noAnswer(error: Error, timeout: number, attempts: number): LookupError {
-    if (error instanceof LookupError) return error;
-    if (isHTTPError(error)) return errorFromAnswer(received(error.response));
-    if (isTimeoutError(error)) {
+  #noAnswer(failure: unknown, timeout: number, attempts: number): LookupError {
+    if (failure instanceof LookupError) return failure;
+    if (failure instanceof Response) return errorFromAnswer(received(failure));
+    if (failure instanceof AttemptTimeoutError) {
       return new TimeoutError(`Lookup timed out after ${timeout} ms (${plural(attempts)}).`);
     }
-    if (!isNetworkFailure(error)) return new UnexpectedError(error);
+    if (!isNetworkFailure(failure)) return new UnexpectedError(failure);
     return new ConnectionError(
       `Could not reach the lookup service at ${new URL(this.#url).origin} (${plural(attempts)}).`,
-      { cause: isNetworkError(error) ? error.cause : error },
+      { cause: failure },
     );
   }
 
@@ -421,7 +419,7 @@ function lookupUrl(baseUrl: string | URL | undefined, allowInsecureHttp: boolean
       'baseUrl: http sends the key in cleartext; use https or dangerouslyAllowInsecureHttp: true.',
     );
   }
-  // Resolved here, with the slash ky's `baseUrl` would not add: no path segment is dropped.
+  // The base's last path segment is kept: without a trailing slash, URL resolution drops it.
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   return new URL(LOOKUP_PATH.slice(1), base).href;
 }

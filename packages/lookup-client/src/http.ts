@@ -1,6 +1,6 @@
 /**
- * The `fetch` ky calls: it hands the request to the user's `fetch` as `(url, init)`, never
- * following redirects, and reads the whole body before resolving, so ky's per-attempt timeout
+ * The `fetch` the transport calls: it hands the request to the user's `fetch` as `(url, init)`,
+ * never following redirects, and reads the whole body before resolving, so the per-attempt timeout
  * covers the body as well as the headers (a body that stalls is timed out and retried). The body
  * is read a chunk at a time up to a byte limit, and JSON is parsed only when it nests no deeper
  * than anything downstream (redaction, zod, a caller's logger) can walk.
@@ -41,15 +41,14 @@ export function bufferedFetch(
   maxBytes: number,
   redact: Redact,
 ) {
-  return async (input: RequestInfo | URL): Promise<Response> => {
-    const request = input as Request; // ky always calls fetch with its Request
-    request.signal.throwIfAborted();
+  return async (request: Request, signal: AbortSignal): Promise<Response> => {
+    signal.throwIfAborted();
     onAttempt();
     const response = await fetchFunction(request.url, {
       method: request.method,
       headers: request.headers,
       body: await request.text(),
-      signal: request.signal,
+      signal,
       // A redirect followed with the key would hand it to wherever the redirect points.
       redirect: 'manual',
     });

@@ -241,7 +241,7 @@ describe('timeouts', () => {
 });
 
 describe('a per-call timeout of undefined', () => {
-  // ky copies an undefined per-call value over the instance's: the client must not pass one on.
+  // An undefined per-call value must not override the client's.
   it('keeps the client timeout', async () => {
     const { run, offsets } = scripted(['hang', json(200, lookupBody)], { timeout: 10_000 });
     vi.spyOn(Math, 'random').mockReturnValue(0);
