@@ -3,6 +3,7 @@
  * writer of one JSON line per failure that folds refused keys into one line per address and
  * minute, so a flood of wrong keys is seen without flooding the log. No event ever holds a key.
  */
+import { LookupCoreError } from '../model/errors.js';
 
 /** A failure the client saw as a bare 500/503. `sqlstate` is PostgreSQL's five-character code. */
 export interface LookupFailed {
@@ -55,7 +56,9 @@ export function describeFailure(
       break;
     }
     if (link.message !== '') messages.push(link.message);
-    const linkCode = (link as { code?: unknown }).code;
+    // Our own errors' codes name the error, as its class does; `code` is the driver's or the system's.
+    const linkCode =
+      link instanceof LookupCoreError ? undefined : (link as { code?: unknown }).code;
     if (typeof linkCode === 'string') {
       if (SQLSTATE.test(linkCode)) sqlstate ??= linkCode;
       else code ??= linkCode;
