@@ -10,6 +10,27 @@ export type {
   SessionSource,
 } from '@service/lookup-contract';
 export {
+  buildProfileFieldPermissionsRequest,
+  buildUpsertCustomFieldRequests,
+  DEFAULT_API_VERSION,
+  METADATA_BATCH_LIMIT,
+  type MetadataRequest,
+  type MetadataRequestOptions,
+} from './metadata/requests.js';
+export {
+  type MetadataError,
+  type MetadataResponse,
+  type MetadataResult,
+  parseMetadataResults,
+  type SoapFault,
+} from './metadata/results.js';
+export {
+  type SourceFile,
+  type SourceFormatOptions,
+  toSourceFormat,
+} from './metadata/source-format.js';
+export type { CustomFieldDefinition } from './metadata/xml.js';
+export {
   type CatalogueField,
   type CustomFieldSpec,
   type CustomFieldType,
@@ -25,49 +46,16 @@ export {
   standardFields,
   syncTriggers,
   trafficSources,
-} from './catalogue.js';
-export { chunk } from './chunk.js';
+} from './model/catalogue.js';
+export { chunk } from './model/chunk.js';
 export {
-  COMPOSITE_BATCH_LIMIT,
-  type CompositeRecord,
-  type CompositeRequestError,
-  type CompositeSaveResult,
-  type CompositeUpdateBody,
-  collectCompositeResults,
-  groupedByObject,
-  type RecordError,
-  type RecordOutcome,
-  type RecordUpdate,
-  toCompositeUpdates,
-} from './composite.js';
-export { type DomainResult, emailMatchKey, parseDomain, registrableDomain } from './domain.js';
-export { CrmSyncError, type CrmSyncErrorCode } from './errors.js';
-export { defineFieldMappings, type FieldMapping } from './field-mappings.js';
-export {
-  type CrmFacts,
-  type FieldValueOptions,
-  type SyncSubject,
-  toFieldValues,
-  type WriteOperation,
-} from './field-values.js';
-export { formatPlan } from './format-plan.js';
-export { isFreeMailDomain } from './free-mail.js';
-export {
-  buildProfileFieldPermissionsRequest,
-  buildUpsertCustomFieldRequests,
-  DEFAULT_API_VERSION,
-  METADATA_BATCH_LIMIT,
-  type MetadataRequest,
-  type MetadataRequestOptions,
-} from './metadata-requests.js';
-export {
-  type MetadataError,
-  type MetadataResponse,
-  type MetadataResult,
-  parseMetadataResults,
-  type SoapFault,
-} from './metadata-results.js';
-export type { CustomFieldDefinition } from './metadata-xml.js';
+  type DomainResult,
+  emailMatchKey,
+  parseDomain,
+  registrableDomain,
+} from './model/domain.js';
+export { CrmSyncError, type CrmSyncErrorCode } from './model/errors.js';
+export { isFreeMailDomain } from './model/free-mail.js';
 export {
   type CrmObject,
   crmObjects,
@@ -75,7 +63,16 @@ export {
   type FieldValues,
   isCrmObject,
   type QueryObject,
-} from './objects.js';
+} from './model/objects.js';
+export { defineFieldMappings, type FieldMapping } from './plan/field-mappings.js';
+export {
+  type CrmFacts,
+  type FieldValueOptions,
+  type SyncSubject,
+  toFieldValues,
+  type WriteOperation,
+} from './plan/field-values.js';
+export { formatPlan } from './plan/format.js';
 export {
   type CustomerTypes,
   computePipelineStage,
@@ -84,9 +81,10 @@ export {
   type PipelineStage,
   type PipelineStageInput,
   type PipelineStageResult,
-} from './pipeline-stage.js';
-export { planSync } from './plan.js';
-export { updateFields } from './plan-fields.js';
+} from './plan/pipeline-stage.js';
+export { planSync } from './plan/plan.js';
+export { holdsValue } from './plan/stored-values.js';
+export { classifyTrafficSource, type TrafficSource } from './plan/traffic-source.js';
 export {
   type CreateStep,
   type CrmAccount,
@@ -111,7 +109,21 @@ export {
   type SyncFacts,
   type SyncPlan,
   type UpdateStep,
-} from './plan-types.js';
+} from './plan/types.js';
+export { updateFields } from './plan/update-fields.js';
+export {
+  COMPOSITE_BATCH_LIMIT,
+  type CompositeRecord,
+  type CompositeRequestError,
+  type CompositeSaveResult,
+  type CompositeUpdateBody,
+  collectCompositeResults,
+  groupedByObject,
+  type RecordError,
+  type RecordOutcome,
+  type RecordUpdate,
+  toCompositeUpdates,
+} from './rest/composite.js';
 export {
   accountOwnerFields,
   baselineFields,
@@ -125,7 +137,4 @@ export {
   type SoqlDateLiteral,
   type SoqlOperator,
   type SoqlValue,
-} from './soql.js';
-export { type SourceFile, type SourceFormatOptions, toSourceFormat } from './source-format.js';
-export { holdsValue } from './stored-values.js';
-export { classifyTrafficSource, type TrafficSource } from './traffic-source.js';
+} from './rest/soql.js';

@@ -5,24 +5,18 @@
  */
 
 export {
-  type ApplyOptions,
-  type ApplyProgress,
-  type ApplyResult,
-  applyPlan,
-  type StepOutcome,
-  type StepStatus,
-} from './salesforce/apply.js';
-export {
-  type Budget,
-  CALLS_PER_JOB,
-  checkBudget,
-  defaultReserve,
-  estimateWriteCalls,
-  type WriteEstimate,
-} from './salesforce/budget.js';
-export type { BulkPolling } from './salesforce/bulk-jobs.js';
-export type { BulkOptions } from './salesforce/bulk-options.js';
-export type { BulkReadOptions } from './salesforce/bulk-query.js';
+  type AuthorizationRequest,
+  createAuthorization,
+  exchangeCode,
+  LOGIN_HOSTS,
+  type OAuthClient,
+  resolveLoginUrl,
+  SCOPES,
+  type TokenSet,
+} from './salesforce/auth/oauth.js';
+export type { BulkPolling } from './salesforce/bulk/jobs.js';
+export type { BulkOptions } from './salesforce/bulk/options.js';
+export type { BulkReadOptions } from './salesforce/bulk/query.js';
 export {
   type ConnectionOptions,
   type ConnectionStats,
@@ -37,26 +31,12 @@ export {
   SalesforceConnection,
   type SaveResult,
   type TransportOptions,
-} from './salesforce/connection.js';
+} from './salesforce/connection/connection.js';
 export {
-  type CrmChanges,
-  type CrmChangesOptions,
-  DEFAULT_OVERLAP_SECONDS,
-  type ObjectRead,
-  RECYCLE_BIN_DAYS,
-  readCrmChanges,
-  readMissing,
-} from './salesforce/crm-changes.js';
-export {
-  type CrmSnapshotFile,
-  defaultSnapshotPath,
-  readSnapshotFile,
-  SNAPSHOT_FORMAT,
-  type SnapshotObjectState,
-  withWriting,
-  writeSnapshotFile,
-} from './salesforce/crm-snapshot.js';
-export { connectFromEnv, type EnvironmentConnectionOptions } from './salesforce/environment.js';
+  connectFromEnv,
+  type EnvironmentConnectionOptions,
+} from './salesforce/connection/environment.js';
+export type { JsforceConnection, JsforceRequest } from './salesforce/connection/jsforce.js';
 export {
   type ApiLimit,
   type ApiUsage,
@@ -68,29 +48,14 @@ export {
   SalesforcePermissionError,
 } from './salesforce/errors.js';
 export {
-  type FieldChange,
-  type FieldResult,
-  type FieldSetupOptions,
-  type FieldSetupPlan,
-  type FieldSetupResult,
-  PERMISSION_REMEDY,
-  type Preflight,
-  planFieldSetup,
-  preflight,
-  setUpFields,
-} from './salesforce/fields.js';
-export { type ApplyJournal, fileJournal, memoryJournal, stepKey } from './salesforce/journal.js';
-export type { JsforceConnection, JsforceRequest } from './salesforce/jsforce.js';
-export {
-  type AuthorizationRequest,
-  createAuthorization,
-  exchangeCode,
-  LOGIN_HOSTS,
-  type OAuthClient,
-  resolveLoginUrl,
-  SCOPES,
-  type TokenSet,
-} from './salesforce/oauth.js';
+  type CrmChanges,
+  type CrmChangesOptions,
+  DEFAULT_OVERLAP_SECONDS,
+  type ObjectRead,
+  RECYCLE_BIN_DAYS,
+  readCrmChanges,
+  readMissing,
+} from './salesforce/read/crm-changes.js';
 export {
   type CrmRead,
   type CrmReadOptions,
@@ -104,7 +69,50 @@ export {
   type ReadResult,
   readCrm,
   readRecords,
-} from './salesforce/reads.js';
+} from './salesforce/read/reads.js';
+export {
+  type FieldChange,
+  type FieldResult,
+  type FieldSetupOptions,
+  type FieldSetupPlan,
+  type FieldSetupResult,
+  PERMISSION_REMEDY,
+  type Preflight,
+  planFieldSetup,
+  preflight,
+  setUpFields,
+} from './salesforce/setup/fields.js';
+export {
+  type CrmSnapshotFile,
+  defaultSnapshotPath,
+  readSnapshotFile,
+  SNAPSHOT_FORMAT,
+  type SnapshotObjectState,
+  withWriting,
+  writeSnapshotFile,
+} from './salesforce/state/crm-snapshot.js';
+export {
+  type ApplyJournal,
+  fileJournal,
+  memoryJournal,
+  stepKey,
+} from './salesforce/state/journal.js';
+export {
+  type ApplyOptions,
+  type ApplyProgress,
+  type ApplyResult,
+  applyPlan,
+  type StepOutcome,
+  type StepStatus,
+} from './salesforce/write/apply.js';
+export {
+  type Budget,
+  CALLS_PER_JOB,
+  checkBudget,
+  defaultReserve,
+  estimateWriteCalls,
+  type WriteEstimate,
+} from './salesforce/write/budget.js';
 export {
   type CreateOptions,
   createRecord,
@@ -112,4 +120,4 @@ export {
   type UpdateRecordsOptions,
   updateRecord,
   updateRecords,
-} from './salesforce/writes.js';
+} from './salesforce/write/writes.js';

@@ -8,7 +8,7 @@ import {
   type SkipStep,
   type UpdateStep,
 } from '../src/index.js';
-import { holdsValue } from '../src/stored-values.js';
+import { holdsValue } from '../src/plan/stored-values.js';
 import { contact, observed } from './fixtures.js';
 
 const ACME = '001000000000000001';

@@ -1,24 +1,13 @@
-/** The commands that work on a connected org: fields plan|apply|export, stage, sync. */
-import { stat } from 'node:fs/promises';
-import {
-  type CrmOpportunity,
-  computePipelineStage,
-  customFields,
-  type ObservedCompany,
-  type PlanStep,
-  planSync,
-  toSourceFormat,
-} from '../index.js';
-import { applyPlan } from '../salesforce/apply.js';
-import type { SalesforceConnection } from '../salesforce/connection.js';
-import { type FieldSetupPlan, planFieldSetup, setUpFields } from '../salesforce/fields.js';
-import { fileJournal } from '../salesforce/journal.js';
-import { readAccountsWithStage } from '../salesforce/reads.js';
-import type { SyncConfig } from './config.js';
-import { budgetFor, type CrmSourceOptions, crmSource } from './crm-source.js';
+/** The commands that work on a connected org: fields plan|apply|export, stage (sync: sync.ts). */
+import { toSourceFormat } from '../metadata/source-format.js';
+import { customFields } from '../model/catalogue.js';
+import { computePipelineStage } from '../plan/pipeline-stage.js';
+import type { CrmOpportunity } from '../plan/types.js';
+import type { SalesforceConnection } from '../salesforce/connection/connection.js';
+import { readAccountsWithStage } from '../salesforce/read/reads.js';
+import { type FieldSetupPlan, planFieldSetup, setUpFields } from '../salesforce/setup/fields.js';
 import { writeDxProject } from './dx-project.js';
-import { importLookupCore, importLookupCoreNode } from './lookup-core.js';
-import { bar, CliError, EXIT, type ExitCode, type Io } from './output.js';
+import { CliError, EXIT, type ExitCode, type Io } from './output.js';
 
 export async function fieldsPlan(
   connection: SalesforceConnection,
@@ -157,136 +146,4 @@ export async function stage(
   if (options.json) io.out(JSON.stringify(rows));
   else for (const r of rows) io.out(`${r.id}  ${r.stage.padEnd(16)}  ${r.name}  (${r.reason})`);
   return EXIT.ok;
-}
-
-/**
- * The events file's lines, read at the byte level by lookup-core (a line that is not UTF-8 or
- * is too long comes as one `ingest` rejects with its line number, not as replacement characters).
- */
-async function lines(path: string) {
-  const unreadable = (why: string) =>
-    new CliError(EXIT.usage, `Cannot read the events file ${path}: ${why}`);
-  try {
-    if (!(await stat(path)).isFile()) throw unreadable('not a file');
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw unreadable((error as NodeJS.ErrnoException).code ?? (error as Error).message);
-  }
-  const { readNdjson } = await importLookupCoreNode();
-  return readNdjson(path);
-}
-
-async function observe(path: string, workspace: string, io: Io): Promise<ObservedCompany[]> {
-  const events = await lines(path);
-  const { openEmbeddedStore } = await importLookupCore();
-  const store = await openEmbeddedStore();
-  try {
-    const ingested = await store.ingest(events, {
-      onProgress: (p) => io.progress(`reading events: ${p.read} lines`),
-    });
-    for (const r of ingested.rejected.slice(0, 5))
-      io.err(`${path}:${r.line}: skipped: ${r.reason}`);
-    if (ingested.rejected.length > 5)
-      io.err(`... and ${ingested.rejected.length - 5} more lines skipped`);
-    const observed: ObservedCompany[] = [];
-    for await (const company of store.readAggregates({ workspace })) observed.push(company);
-    return observed;
-  } finally {
-    await store.close();
-  }
-}
-
-export async function sync(
-  connection: SalesforceConnection | undefined,
-  io: Io,
-  options: {
-    events: string;
-    dryRun: boolean;
-    json: boolean;
-    journal: string;
-    config: SyncConfig;
-    delta: CrmSourceOptions & { full: boolean; apiReserve: number | undefined };
-  },
-): Promise<ExitCode> {
-  const { config } = options;
-  const observed = await observe(options.events, config.workspace, io);
-  const source = await crmSource(connection, io, options.delta);
-  const plan = await source.plan((crm) =>
-    planSync({
-      crm,
-      observed,
-      settings: config.settings,
-      motions: config.motions,
-      facts: config.facts,
-      full: options.delta.full,
-    }),
-  );
-  if (!options.dryRun) await source.keep(plan);
-  const { estimate, budget, line } = await budgetFor(connection, plan, {
-    dryRun: options.dryRun,
-    bulk: config.bulk,
-    autoAssign: config.autoAssign,
-    ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
-  });
-  const journal = options.dryRun ? undefined : await fileJournal(options.journal);
-  const result = await applyPlan(connection, plan, {
-    dryRun: options.dryRun,
-    autoAssign: config.autoAssign,
-    omitFields: config.unreadable,
-    ...(options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve }),
-    usageFresh: budget !== undefined,
-    bulk: config.bulk,
-    ...(journal ? { journal } : {}),
-    onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
-  });
-  // A finished run starts the next one afresh; a stopped one leaves the journal to resume from.
-  if (journal && !result.stopped) await journal.clear?.();
-  const calls = connection?.totalCalls ?? 0;
-  if (options.json) {
-    io.out(
-      JSON.stringify({
-        summary: plan.summary,
-        counts: result.counts,
-        stopped: result.stopped,
-        calls: connection?.stats.calls ?? {},
-        reads: source.changes?.reads,
-        budget: { estimate, ...(budget ? { usage: budget.usage, reserve: budget.reserve } : {}) },
-        outcomes: result.outcomes,
-      }),
-    );
-  } else {
-    if (options.dryRun) {
-      for (const o of result.outcomes)
-        io.out(
-          `${o.status === 'planned' ? 'would' : o.status}: ${describeStep(o.step)} (${o.step.reason})`,
-        );
-      io.out(line);
-    }
-    for (const o of result.outcomes) {
-      if (o.status === 'failed')
-        io.out(
-          `failed: ${describeStep(o.step)}: ${o.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
-        );
-    }
-    const c = result.counts;
-    io.out(
-      `${options.dryRun ? 'Dry run: ' : ''}${c.written} written, ${c.planned} planned, ${c['already-done']} already done, ${c.skipped} skipped, ${c.failed} failed, ${c.pending} pending; ${calls} API calls.`,
-    );
-    if (result.stopped) io.err(result.stopped.message);
-  }
-  if (result.stopped) return result.stopped.reason === 'api-limit' ? EXIT.apiLimit : EXIT.partial;
-  return result.counts.failed > 0 ? EXIT.partial : EXIT.ok;
-}
-
-function describeStep(step: PlanStep): string {
-  switch (step.type) {
-    case 'update':
-      return `update ${step.object} ${step.id} (${Object.keys(step.fields).length} fields)`;
-    case 'create':
-      return `create ${step.object} ${step.idempotencyKey}`;
-    case 'feedPost':
-      return `post on ${step.target.object} ${'id' in step.target ? step.target.id : step.target.idempotencyKey}`;
-    case 'skip':
-      return `skip ${step.subject.kind === 'company' ? step.subject.domain : step.subject.email} [${step.code}]`;
-  }
 }

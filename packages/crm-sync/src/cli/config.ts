@@ -5,16 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { PURCHASE_INTENTS } from '@service/lookup-contract';
 import { z } from 'zod';
-import {
-  CrmSyncError,
-  defineFieldMappings,
-  type ExportSettings,
-  type FieldMapping,
-  type Motion,
-  motionActions,
-  type SyncFacts,
-} from '../index.js';
-import type { BulkOptions } from '../salesforce/bulk-options.js';
+import { CrmSyncError } from '../model/errors.js';
+import { defineFieldMappings, type FieldMapping } from '../plan/field-mappings.js';
+import { type ExportSettings, type Motion, motionActions, type SyncFacts } from '../plan/types.js';
+import type { BulkOptions } from '../salesforce/bulk/options.js';
 import { CliError, EXIT } from './output.js';
 
 const intent = z.enum(PURCHASE_INTENTS);

@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { connect, type SalesforceConnection } from '../salesforce/connection.js';
-import { writePrivateFile } from '../salesforce/private-file.js';
+import { connect, type SalesforceConnection } from '../salesforce/connection/connection.js';
+import { writePrivateFile } from '../salesforce/state/private-file.js';
 import { CliError, EXIT } from './output.js';
 import type { Secrets } from './secrets.js';
 

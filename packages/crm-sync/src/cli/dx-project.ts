@@ -5,7 +5,8 @@
  */
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { DEFAULT_API_VERSION, type SourceFile } from '../index.js';
+import { DEFAULT_API_VERSION } from '../metadata/requests.js';
+import type { SourceFile } from '../metadata/source-format.js';
 
 export interface DxProject {
   /** The files written, relative to the project directory. */

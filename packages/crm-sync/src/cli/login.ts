@@ -9,14 +9,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { connect } from '../salesforce/connection.js';
-import { hostText } from '../salesforce/host-text.js';
+import { hostText } from '../salesforce/auth/host-text.js';
 import {
   type AuthorizationRequest,
   createAuthorization,
   exchangeCode,
   type OAuthClient,
-} from '../salesforce/oauth.js';
+} from '../salesforce/auth/oauth.js';
+import { connect } from '../salesforce/connection/connection.js';
 import { openBrowser } from './browser.js';
 import { callbackPage, type LoginOutcome } from './callback-page.js';
 import { saveTokens } from './credentials.js';

@@ -2,15 +2,17 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import packageJson from '../../package.json' with { type: 'json' };
-import { fieldsApply, fieldsExport, fieldsPlan, stage, sync } from './commands.js';
+import { parseReserve } from './api-budget.js';
+import { fieldsApply, fieldsExport, fieldsPlan, stage } from './commands.js';
 import { loadConfig } from './config.js';
 import { defaultTokenFile, resolveConnection } from './credentials.js';
-import { parseReserve, snapshotCommand } from './crm-source.js';
+import { snapshotCommand } from './crm-source.js';
 import { commandHelp, USAGE } from './help.js';
 import { reportError } from './json-errors.js';
 import { login } from './login.js';
 import { CliError, EXIT, type ExitCode, type Io } from './output.js';
 import { readSecrets, refuseSecretsOnArgv } from './secrets.js';
+import { sync } from './sync.js';
 import { targetOrgConnection } from './target-org.js';
 
 const OPTIONS = {

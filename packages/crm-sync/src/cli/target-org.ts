@@ -4,8 +4,8 @@
  * the flag is used; its `Connection` is a jsforce `Connection`, so the `sf` CLI's stored tokens
  * and its own refresh (which writes the renewed session back to the `sf` CLI's auth file) apply.
  */
-import { DEFAULT_API_VERSION } from '../metadata-requests.js';
-import { connect, type SalesforceConnection } from '../salesforce/connection.js';
+import { DEFAULT_API_VERSION } from '../metadata/requests.js';
+import { connect, type SalesforceConnection } from '../salesforce/connection/connection.js';
 import { CliError, EXIT } from './output.js';
 
 type SalesforceCore = typeof import('@salesforce/core');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { customFieldDescribe, seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import type { PlanStep, SyncPlan } from '../../src/index.js';
-import { inFlightKey } from '../../src/salesforce/journal.js';
+import { inFlightKey } from '../../src/salesforce/state/journal.js';
 import { applyPlan, fileJournal, memoryJournal, stepKey } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
 

@@ -2,8 +2,8 @@
 // ASCII takes two to four bytes a character, so a job is cut by bytes, not by characters.
 // https://developer.salesforce.com/docs/atlas.en-us.api_bulk_v2.meta/api_bulk_v2/bulk_api_2_limits.htm
 import { describe, expect, it } from 'vitest';
-import { toCsv } from '../../src/salesforce/bulk-csv.js';
-import { type IngestRow, jobsOf } from '../../src/salesforce/bulk-ingest.js';
+import { toCsv } from '../../src/salesforce/bulk/csv.js';
+import { type IngestRow, jobsOf } from '../../src/salesforce/bulk/ingest.js';
 
 const csvBytes = (rows: readonly IngestRow[]) =>
   Buffer.byteLength(

@@ -4,7 +4,7 @@
 
 import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
-import { describeFields } from '../../src/salesforce/reads.js';
+import { describeFields } from '../../src/salesforce/read/reads.js';
 import {
   createAuthorization,
   createRecord,

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openIngestJob } from '../../src/salesforce/bulk-jobs.js';
+import { openIngestJob } from '../../src/salesforce/bulk/jobs.js';
 import { SalesforceError } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
 

@@ -4,7 +4,7 @@
 import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import { packTerms } from '../../src/index.js';
-import { MAX_URI_AND_HEADERS, queryUriBound } from '../../src/salesforce/query-uri.js';
+import { MAX_URI_AND_HEADERS, queryUriBound } from '../../src/salesforce/read/query-uri.js';
 import { readRecords } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
 

@@ -1,0 +1,80 @@
+/** What `service-crm sync` prints when it is done (text or `--json`), and its exit code. */
+import type { PlanStep, SyncPlan } from '../plan/types.js';
+import type { SalesforceConnection } from '../salesforce/connection/connection.js';
+import type { ApplyResult } from '../salesforce/write/apply.js';
+import type { budgetFor } from './api-budget.js';
+import type { CrmSource } from './crm-source.js';
+import { EXIT, type ExitCode, type Io } from './output.js';
+
+/** The values a finished sync reports on. */
+export interface SyncReport {
+  readonly connection: SalesforceConnection | undefined;
+  readonly plan: SyncPlan;
+  readonly source: CrmSource;
+  readonly budget: Awaited<ReturnType<typeof budgetFor>>;
+  readonly result: ApplyResult;
+  readonly dryRun: boolean;
+  readonly json: boolean;
+}
+
+function describeStep(step: PlanStep): string {
+  switch (step.type) {
+    case 'update':
+      return `update ${step.object} ${step.id} (${Object.keys(step.fields).length} fields)`;
+    case 'create':
+      return `create ${step.object} ${step.idempotencyKey}`;
+    case 'feedPost':
+      return `post on ${step.target.object} ${'id' in step.target ? step.target.id : step.target.idempotencyKey}`;
+    case 'skip':
+      return `skip ${step.subject.kind === 'company' ? step.subject.domain : step.subject.email} [${step.code}]`;
+  }
+}
+
+function reportText(io: Io, { connection, budget, result, dryRun }: SyncReport): void {
+  if (dryRun) {
+    for (const o of result.outcomes)
+      io.out(
+        `${o.status === 'planned' ? 'would' : o.status}: ${describeStep(o.step)} (${o.step.reason})`,
+      );
+    io.out(budget.line);
+  }
+  for (const o of result.outcomes) {
+    if (o.status === 'failed')
+      io.out(
+        `failed: ${describeStep(o.step)}: ${o.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
+      );
+  }
+  const c = result.counts;
+  const calls = connection?.totalCalls ?? 0;
+  io.out(
+    `${dryRun ? 'Dry run: ' : ''}${c.written} written, ${c.planned} planned, ${c['already-done']} already done, ${c.skipped} skipped, ${c.failed} failed, ${c.pending} pending; ${calls} API calls.`,
+  );
+  if (result.stopped) io.err(result.stopped.message);
+}
+
+/** Prints the run's summary, counts and failures (the whole outcome list with `--json`). */
+export function reportSync(io: Io, report: SyncReport): void {
+  if (!report.json) {
+    reportText(io, report);
+    return;
+  }
+  const { connection, plan, source, budget, result } = report;
+  const { estimate, budget: checked } = budget;
+  io.out(
+    JSON.stringify({
+      summary: plan.summary,
+      counts: result.counts,
+      stopped: result.stopped,
+      calls: connection?.stats.calls ?? {},
+      reads: source.changes?.reads,
+      budget: { estimate, ...(checked ? { usage: checked.usage, reserve: checked.reserve } : {}) },
+      outcomes: result.outcomes,
+    }),
+  );
+}
+
+/** `api-limit` when the run stopped at the org's limit, `partial` when steps failed or wait. */
+export function exitCodeOf(result: ApplyResult): ExitCode {
+  if (result.stopped) return result.stopped.reason === 'api-limit' ? EXIT.apiLimit : EXIT.partial;
+  return result.counts.failed > 0 ? EXIT.partial : EXIT.ok;
+}

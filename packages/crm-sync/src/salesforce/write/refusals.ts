@@ -1,0 +1,87 @@
+/**
+ * Fields an org refuses on a write, so the write can be sent again without them. Salesforce
+ * answers a field the user cannot see with `INVALID_FIELD` and names it only in its message
+ * ("No such column 'X' on sobject of type Lead"), and a field the user can read but not edit
+ * with `INVALID_FIELD_FOR_INSERT_UPDATE` ("Unable to create/update fields: X, Y. ..."), usually
+ * with `fields`. Describe's `createable`/`updateable` then says what else would be refused.
+ */
+import type { CrmObject, FieldValues } from '../../model/objects.js';
+import type { SalesforceConnection } from '../connection/connection.js';
+import { type DescribeField, describeFields } from '../read/reads.js';
+
+export interface Refusal {
+  /** `errorCode` (REST) or `statusCode` (composite result). */
+  readonly code: string;
+  readonly message: string;
+  readonly fields: readonly string[];
+}
+
+const NO_SUCH_COLUMN = /No such column '(\w+)' on sobject of type \w+/;
+const READ_ONLY = /Unable to create\/update fields: ([\w, ]+?)\. /;
+
+/** The field names a refusal gives, from `fields` or as its message words them. */
+export function namedFields(refusal: Refusal): string[] {
+  if (refusal.code === 'INVALID_FIELD') {
+    const column = NO_SUCH_COLUMN.exec(refusal.message)?.[1];
+    return [...refusal.fields, ...(column ? [column] : [])];
+  }
+  if (refusal.code === 'INVALID_FIELD_FOR_INSERT_UPDATE') {
+    const listed = READ_ONLY.exec(refusal.message)?.[1]?.split(/,\s*/) ?? [];
+    return [...refusal.fields, ...listed];
+  }
+  return [];
+}
+
+/** Per run: which fields each object refuses, from refusals and one describe per object. */
+export class RefusedFields {
+  readonly #connection: SalesforceConnection;
+  readonly #described = new Map<CrmObject, Promise<Map<string, DescribeField>>>();
+
+  constructor(connection: SalesforceConnection) {
+    this.#connection = connection;
+  }
+
+  /**
+   * The fields of `values` to leave out after `refusal`: those it names, and those describe
+   * does not show or marks not createable (create) or updateable (update). Empty when the
+   * refusal is not about fields: the write then failed for another reason.
+   */
+  async of(
+    object: CrmObject,
+    mode: 'create' | 'update',
+    refusal: Refusal,
+    values: FieldValues,
+  ): Promise<string[]> {
+    const named = new Set(namedFields(refusal).map((f) => f.toLowerCase()));
+    if (named.size === 0 && refusal.code !== 'INVALID_FIELD_FOR_INSERT_UPDATE') return [];
+    const unwritable = new Set(await this.unwritable(object, mode, Object.keys(values)));
+    return Object.keys(values).filter(
+      (name) => named.has(name.toLowerCase()) || unwritable.has(name),
+    );
+  }
+
+  /** The fields of `names` describe does not show, or marks not createable/updateable. */
+  async unwritable(
+    object: CrmObject,
+    mode: 'create' | 'update',
+    names: readonly string[],
+  ): Promise<string[]> {
+    const described = await this.#describe(object);
+    const flag = mode === 'create' ? 'createable' : 'updateable';
+    return names.filter((name) => {
+      const field = described.get(name.toLowerCase());
+      return !field || field[flag] === false;
+    });
+  }
+
+  #describe(object: CrmObject): Promise<Map<string, DescribeField>> {
+    let described = this.#described.get(object);
+    if (!described) {
+      described = describeFields(this.#connection, object).then(
+        (fields) => new Map(fields.map((f) => [f.name.toLowerCase(), f])),
+      );
+      this.#described.set(object, described);
+    }
+    return described;
+  }
+}
