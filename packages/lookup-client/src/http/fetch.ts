@@ -1,12 +1,12 @@
 /**
- * The `fetch` the transport calls: it hands the request to the user's `fetch` as `(url, init)`,
- * never following redirects, and reads the whole body before resolving, so the per-attempt timeout
+ * The `fetch` ky calls: it hands ky's request to the user's `fetch` as `(url, init)`, never
+ * following redirects, and reads the whole body before resolving, so ky's per-attempt timeout
  * covers the body as well as the headers (a body that stalls is timed out and retried). The body
  * is read a chunk at a time up to a byte limit, and JSON is parsed only when it nests no deeper
  * than anything downstream (redaction, zod, a caller's logger) can walk.
  */
-import { type Answer, ResponseTooLargeError } from './errors.js';
-import type { Redact } from './redact.js';
+import { type Answer, ResponseTooLargeError } from '../errors.js';
+import type { Redact } from '../redact.js';
 
 /** The `fetch` the client calls; the global `fetch` and most polyfills fit. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -35,20 +35,22 @@ export function received(response: Response): Received {
   );
 }
 
+/** `fetchFunction` as ky's `fetch`: each call counts an attempt and resolves to a read answer. */
 export function bufferedFetch(
   fetchFunction: FetchFunction,
   onAttempt: () => void,
   maxBytes: number,
   redact: Redact,
 ) {
-  return async (request: Request, signal: AbortSignal): Promise<Response> => {
-    signal.throwIfAborted();
+  return async (input: RequestInfo | URL): Promise<Response> => {
+    const request = input as Request; // ky always calls fetch with its Request
+    request.signal.throwIfAborted();
     onAttempt();
     const response = await fetchFunction(request.url, {
       method: request.method,
       headers: request.headers,
       body: await request.text(),
-      signal,
+      signal: request.signal,
       // A redirect followed with the key would hand it to wherever the redirect points.
       redirect: 'manual',
     });
