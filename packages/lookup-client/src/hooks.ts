@@ -4,8 +4,8 @@
  * body field read `[redacted]`, and errors are the client's own (redacted) errors.
  */
 import { KEY_HEADERS } from '@service/lookup-contract';
-import type { LookupError } from './errors.js';
 import type { Hooks } from 'ky';
+import type { LookupError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
 
 /** What a `beforeRequest` hook is given. */

@@ -11,8 +11,8 @@ import { parseKeySpec } from '@service/lookup-contract';
 import fc from 'fast-check';
 import { getResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLookupHandler, type LookupStore, openEmbeddedStore } from '../src/index.js';
 import { describeFailure } from '../src/http/log.js';
+import { createLookupHandler, type LookupStore, openEmbeddedStore } from '../src/index.js';
 
 const ORIGIN = 'http://lookup.test';
 const RUNS = 10_000;
@@ -109,7 +109,11 @@ describe('one key grammar', () => {
     let admitted = 0;
     await fc.assert(
       fc.asyncProperty(generatedKey, async (key) => {
-        const verdicts = { server: await server(key), client: client(key), double: await double(key) };
+        const verdicts = {
+          server: await server(key),
+          client: client(key),
+          double: await double(key),
+        };
         expect(verdicts).toEqual({
           server: verdicts.client,
           client: verdicts.client,
@@ -130,10 +134,30 @@ describe('one key grammar', () => {
   }, 300_000);
 
   it.each([
-    ['padding with no workspace', `sk_live_${'a'.repeat(24)}+/==`, `sk_live_${'a'.repeat(24)}+/==`, 'default'],
-    ['padding then a workspace', `sk_live_${'a'.repeat(24)}+/===acme`, `sk_live_${'a'.repeat(24)}+/==`, 'acme'],
-    ['a key without padding', `sk_live_${'a'.repeat(24)}=acme`, `sk_live_${'a'.repeat(24)}`, 'acme'],
-    ['spaces around the separator', ` sk_live_${'b'.repeat(30)} = north wind `, `sk_live_${'b'.repeat(30)}`, 'north wind'],
+    [
+      'padding with no workspace',
+      `sk_live_${'a'.repeat(24)}+/==`,
+      `sk_live_${'a'.repeat(24)}+/==`,
+      'default',
+    ],
+    [
+      'padding then a workspace',
+      `sk_live_${'a'.repeat(24)}+/===acme`,
+      `sk_live_${'a'.repeat(24)}+/==`,
+      'acme',
+    ],
+    [
+      'a key without padding',
+      `sk_live_${'a'.repeat(24)}=acme`,
+      `sk_live_${'a'.repeat(24)}`,
+      'acme',
+    ],
+    [
+      'spaces around the separator',
+      ` sk_live_${'b'.repeat(30)} = north wind `,
+      `sk_live_${'b'.repeat(30)}`,
+      'north wind',
+    ],
   ])('the keys file reads %s', (_what, spec, key, workspace) => {
     expect(parseKeySpec(spec)).toEqual({ key, workspace });
   });

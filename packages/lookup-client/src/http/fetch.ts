@@ -35,21 +35,30 @@ export function received(response: Response): Received {
   );
 }
 
-/** `fetchFunction` as ky's `fetch`: each call counts an attempt and resolves to a read answer. */
-export function bufferedFetch(
-  fetchFunction: FetchFunction,
-  onAttempt: () => void,
-  maxBytes: number,
-  redact: Redact,
-) {
+/** What `bufferedFetch` sends with and reads by. */
+export interface Reading {
+  /** The user's `fetch`. */
+  readonly fetch: FetchFunction;
+  /** The request's body, as ky was given it: sent as it is, without reading ky's copy back. */
+  readonly body: string;
+  /** Called at the start of every attempt. */
+  readonly onAttempt: () => void;
+  /** Bytes of an answer's body read at most. */
+  readonly maxBytes: number;
+  /** Blanks out the key in errors made of an answer. */
+  readonly redact: Redact;
+}
+
+/** The user's `fetch` as ky's: each call counts an attempt and resolves to a read answer. */
+export function bufferedFetch({ fetch, body, onAttempt, maxBytes, redact }: Reading) {
   return async (input: RequestInfo | URL): Promise<Response> => {
     const request = input as Request; // ky always calls fetch with its Request
     request.signal.throwIfAborted();
     onAttempt();
-    const response = await fetchFunction(request.url, {
+    const response = await fetch(request.url, {
       method: request.method,
       headers: request.headers,
-      body: await request.text(),
+      body,
       signal: request.signal,
       // A redirect followed with the key would hand it to wherever the redirect points.
       redirect: 'manual',

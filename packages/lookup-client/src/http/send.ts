@@ -59,7 +59,10 @@ export async function send(
   if (keyTransport === 'bearer') headers.set('authorization', `Bearer ${sender.secretKey}`);
   if (keyTransport === 'header') headers.set(KEY_HEADER, sender.secretKey);
   const payload =
-    keyTransport === 'body' ? { ...call.payload, [KEY_BODY_FIELD]: sender.secretKey } : call.payload;
+    keyTransport === 'body'
+      ? { ...call.payload, [KEY_BODY_FIELD]: sender.secretKey }
+      : call.payload;
+  const body = JSON.stringify(payload);
   let attempts = 0;
   const toError = (error: Error) => noAnswer(error, sender.url, call.timeout, attempts);
   const hooks = kyHooks(sender.hooks, toError);
@@ -67,12 +70,18 @@ export async function send(
     const response = await ky(sender.url, {
       method: 'post',
       headers,
-      body: JSON.stringify(payload),
+      body,
       // Defined values only: ky copies an `undefined` over its defaults.
       timeout: call.timeout,
       ...(call.signal && { signal: call.signal }),
       retry: retryOptions(call.retriesLeft, () => call.signal?.aborted === true),
-      fetch: bufferedFetch(sender.fetch, () => attempts++, sender.maxResponseBytes, sender.redact),
+      fetch: bufferedFetch({
+        fetch: sender.fetch,
+        body,
+        onAttempt: () => attempts++,
+        maxBytes: sender.maxResponseBytes,
+        redact: sender.redact,
+      }),
       hooks: {
         ...hooks,
         beforeRetry: [
