@@ -65,7 +65,7 @@ export function lookupUrl(baseUrl: string | URL | undefined, allowInsecureHttp: 
   if (baseUrl === undefined) {
     throw new ConfigurationError(
       'baseUrl is not set: pass it, or set SERVICE_BASE_URL in the environment (a local server: ' +
-        '`npx service-lookup serve`, see the README).',
+        '`npx service-lookup serve`, see the README of @service/lookup-client).',
     );
   }
   const base = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
