@@ -247,7 +247,10 @@ export class LookupClient {
     const call: Call = {
       // The query holds only what the wire body has (checkQuery); JSON drops what is undefined.
       payload: { ...query, includeActivity },
-      headers: withHeaders(new Headers(this.#headers), options.headers),
+      // Shared when the call adds none: each key transport sends a copy of its own.
+      headers: options.headers
+        ? withHeaders(new Headers(this.#headers), options.headers)
+        : this.#headers,
       timeout: options.timeout === undefined ? this.#timeout : checkedTimeout(options.timeout),
       signal: options.signal,
       retriesLeft:
