@@ -35,6 +35,7 @@ export function retryOptions(limit: number, isAbandoned: () => boolean): RetryOp
     // Every retried status may say when to come back; the server sends Retry-After on 503.
     afterStatusCodes: RETRIED_STATUSES,
     maxRetryAfter: MAX_RETRY_AFTER_MS,
+    // `delay` caps the backoff at 8 s itself; this cap only bounds a fractional Retry-After.
     backoffLimit: MAX_RETRY_AFTER_MS,
     delay: (attempt) => askedWait ?? Math.min(INITIAL_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS),
     jitter: (delay) => (askedWait === undefined ? delay * (1 - 0.25 * Math.random()) : delay),
