@@ -38,5 +38,13 @@ export default defineConfig([
   {
     ...shared,
     format: 'cjs',
+    // ky is an ES module only. Required from CommonJS, esbuild's interop for a "type": "module"
+    // package hands over ky's whole namespace as its default export, so `ky(...)` is not a
+    // function. The CommonJS build carries its own copy of ky instead of requiring it.
+    noExternal: [CONTRACT, 'ky'],
+    // ky's license asks that its notice travel with its code.
+    banner: {
+      js: '/*! The CommonJS build of @service/lookup-client includes ky where it calls it (https://github.com/sindresorhus/ky): MIT License, Copyright (c) Sindre Sorhus <sindresorhus@gmail.com> (https://sindresorhus.com) */',
+    },
   },
 ]);

@@ -1,22 +1,28 @@
-import { KEY_PREFIX, LOOKUP_PATH } from '@service/lookup-contract';
 import { fromEnvironment, isBrowser } from './environment.js';
 import {
   ConfigurationError,
-  ConnectionError,
   errorFromAnswer,
   type KeyTransport,
-  LookupError,
   ResponseValidationError,
-  TimeoutError,
   UnauthorizedError,
-  UnexpectedError,
 } from './errors.js';
-import { hookFailures, type LookupHooks, transportHooks } from './hooks.js';
-import { bufferedFetch, type FetchFunction, type Received, received } from './http.js';
-import { isNetworkFailure } from './network-failure.js';
-import { KEY_CHARACTERS, keyRedactor, type Redact } from './redact.js';
+import type { LookupHooks } from './hooks.js';
+import type { FetchFunction, Received } from './http/fetch.js';
+import { type Call, type Sender, send } from './http/send.js';
+import {
+  AUTO_ORDER,
+  checkedKey,
+  checkedKeyTransport,
+  checkedMaxRetries,
+  checkedTimeout,
+  checkQuery,
+  globalFetch,
+  lookupUrl,
+  whole,
+  withHeaders,
+} from './options.js';
+import { keyRedactor } from './redact.js';
 import { schemas, strictSchemas } from './schemas.js';
-import { AttemptTimeoutError, send } from './transport.js';
 import type { LookupResponse, LookupResponseWithActivity } from './types.js';
 import { VERSION } from './version.js';
 
@@ -124,22 +130,8 @@ export interface LookupPromise<T> extends Promise<T> {
   withResponse(): Promise<{ data: T; response: LookupResponseInfo }>;
 }
 
-const AUTO_ORDER: readonly KeyTransport[] = ['bearer', 'header', 'body'];
-const TRANSPORTS: readonly string[] = ['auto', ...AUTO_ORDER];
-/** 127.0.0.0/8, `localhost` and `[::1]`, as the URL parser writes a hostname. */
-const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
-const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const CLIENT = `@service/lookup-client/${VERSION}`;
-
-/** One call's settings, and the retries it has left across the transports it tries. */
-interface Call {
-  readonly payload: object;
-  readonly headers: Headers;
-  readonly timeout: number;
-  readonly signal: AbortSignal | undefined;
-  retriesLeft: number;
-}
 
 /**
  * The client of the Service Lookup API: one call, {@link LookupClient.lookup}, over
@@ -154,17 +146,12 @@ interface Call {
  * ```
  */
 export class LookupClient {
-  readonly #url: string;
-  readonly #secretKey: string;
+  readonly #sender: Sender;
   readonly #keyTransport: KeyTransport | 'auto';
   readonly #timeout: number;
   readonly #maxRetries: number;
-  readonly #fetch: FetchFunction;
   readonly #headers: Headers;
   readonly #strict: boolean;
-  readonly #hooks: LookupHooks;
-  readonly #maxResponseBytes: number;
-  readonly #redact: Redact;
   /** Under `'auto'`: the transport the lookup last answered through. */
   #workingTransport: KeyTransport | undefined;
   /** Under `'auto'`: every transport got 401, so the key is wrong; send it once until it works. */
@@ -184,27 +171,26 @@ export class LookupClient {
           'pass dangerouslyAllowBrowser: true.',
       );
     }
-    const keyTransport = options.keyTransport ?? 'auto';
-    if (!TRANSPORTS.includes(keyTransport)) {
-      throw new ConfigurationError(`keyTransport must be one of ${TRANSPORTS.join(', ')}.`);
-    }
-    this.#secretKey = checkedKey(options.secretKey ?? fromEnvironment('SERVICE_SECRET_KEY'));
-    this.#redact = keyRedactor(this.#secretKey);
-    this.#url = lookupUrl(
-      options.baseUrl ?? fromEnvironment('SERVICE_BASE_URL'),
-      options.dangerouslyAllowInsecureHttp === true,
-    );
-    this.#keyTransport = keyTransport;
+    this.#keyTransport = checkedKeyTransport(options.keyTransport);
+    const secretKey = checkedKey(options.secretKey ?? fromEnvironment('SERVICE_SECRET_KEY'));
+    this.#sender = {
+      secretKey,
+      redact: keyRedactor(secretKey),
+      url: lookupUrl(
+        options.baseUrl ?? fromEnvironment('SERVICE_BASE_URL'),
+        options.dangerouslyAllowInsecureHttp === true,
+      ),
+      maxResponseBytes: whole(
+        options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        1,
+        'maxResponseBytes',
+      ),
+      fetch: options.fetch ?? globalFetch(),
+      hooks: options.hooks ?? {},
+    };
     this.#timeout = checkedTimeout(options.timeout ?? 30_000);
     this.#maxRetries = checkedMaxRetries(options.maxRetries ?? 2);
-    this.#maxResponseBytes = whole(
-      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      1,
-      'maxResponseBytes',
-    );
-    this.#fetch = options.fetch ?? globalFetch();
     this.#strict = options.strict === true;
-    this.#hooks = options.hooks ?? {};
     this.#headers = withHeaders(
       new Headers({
         'content-type': 'application/json',
@@ -261,28 +247,34 @@ export class LookupClient {
     const call: Call = {
       // The query holds only what the wire body has (checkQuery); JSON drops what is undefined.
       payload: { ...query, includeActivity },
-      headers: withHeaders(new Headers(this.#headers), options.headers),
+      // Shared when the call adds none: each key transport sends a copy of its own.
+      headers: options.headers
+        ? withHeaders(new Headers(this.#headers), options.headers)
+        : this.#headers,
       timeout: options.timeout === undefined ? this.#timeout : checkedTimeout(options.timeout),
       signal: options.signal,
       retriesLeft:
         options.maxRetries === undefined ? this.#maxRetries : checkedMaxRetries(options.maxRetries),
     };
-    const transports = this.#transportsToTry();
+    const keyTransports = this.#keyTransportsToTry();
     for (let index = 0; ; index++) {
-      const transport = transports[index] as KeyTransport;
-      const { answer, attempts } = await this.#send(call, transport);
+      const keyTransport = keyTransports[index] as KeyTransport;
+      const { answer, attempts } = await send(this.#sender, call, keyTransport);
       if (answer.status === 401) {
-        if (index + 1 < transports.length) continue;
-        if (transports.length === AUTO_ORDER.length) this.#refuseKey();
-        throw new UnauthorizedError(answer, transports);
+        if (index + 1 < keyTransports.length) continue;
+        if (keyTransports.length === AUTO_ORDER.length) this.#refuseKey();
+        throw new UnauthorizedError(answer, keyTransports);
       }
       const succeeded = answer.status >= 200 && answer.status < 300;
-      if (succeeded || answer.status === 404) this.#remember(transport);
+      if (succeeded || answer.status === 404) this.#remember(keyTransport);
       if (!succeeded) throw errorFromAnswer(answer);
       const data = this.#parse(answer, includeActivity);
       const { status, headers } = answer;
       const requestId = headers.get('x-request-id') ?? undefined;
-      return { data, response: { status, headers, requestId, transport, attempts } };
+      return {
+        data,
+        response: { status, headers, requestId, transport: keyTransport, attempts },
+      };
     }
   }
 
@@ -290,78 +282,21 @@ export class LookupClient {
    * Under `'auto'`: the transport that worked last, then the others once more (a proxy may have
    * started stripping a header); after every transport was refused, bearer alone.
    */
-  #transportsToTry(): readonly KeyTransport[] {
+  #keyTransportsToTry(): readonly KeyTransport[] {
     if (this.#keyTransport !== 'auto') return [this.#keyTransport];
     if (this.#keyRefused) return ['bearer'];
     const first = this.#workingTransport;
     return first === undefined ? AUTO_ORDER : [first, ...AUTO_ORDER.filter((t) => t !== first)];
   }
 
-  #remember(transport: KeyTransport): void {
-    this.#workingTransport = transport;
+  #remember(keyTransport: KeyTransport): void {
+    this.#workingTransport = keyTransport;
     this.#keyRefused = false;
   }
 
   #refuseKey(): void {
     this.#workingTransport = undefined;
     this.#keyRefused = true;
-  }
-
-  /** Sends through one transport, retrying transient failures; resolves to the last answer. */
-  async #send(
-    call: Call,
-    transport: KeyTransport,
-  ): Promise<{ answer: Received; attempts: number }> {
-    const headers = new Headers(call.headers);
-    if (transport === 'bearer') headers.set('authorization', `Bearer ${this.#secretKey}`);
-    if (transport === 'header') headers.set('x-service-secret-key', this.#secretKey);
-    const payload =
-      transport === 'body' ? { ...call.payload, secretKey: this.#secretKey } : call.payload;
-    let attempts = 0;
-    const toError = (failure: unknown) => this.#noAnswer(failure, call.timeout, attempts);
-    const hooks = transportHooks(this.#hooks, toError);
-    const request = new Request(this.#url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(payload),
-    });
-    try {
-      const response = await send(request, {
-        fetch: bufferedFetch(this.#fetch, () => attempts++, this.#maxResponseBytes, this.#redact),
-        timeout: call.timeout,
-        retries: call.retriesLeft,
-        signal: call.signal,
-        hooks: {
-          ...hooks,
-          beforeRetry: async (...args) => {
-            call.retriesLeft--;
-            await hooks.beforeRetry(...args);
-          },
-        },
-      });
-      return { answer: received(response), attempts };
-    } catch (error) {
-      if (call.signal?.aborted) throw call.signal.reason;
-      if (hookFailures.has(error as object)) throw error;
-      throw toError(error);
-    }
-  }
-
-  /**
-   * The client's error for an attempt that failed: an error answer, a timeout, no connection, or
-   * anything else thrown (which is not dressed up as the network's).
-   */
-  #noAnswer(failure: unknown, timeout: number, attempts: number): LookupError {
-    if (failure instanceof LookupError) return failure;
-    if (failure instanceof Response) return errorFromAnswer(received(failure));
-    if (failure instanceof AttemptTimeoutError) {
-      return new TimeoutError(`Lookup timed out after ${timeout} ms (${plural(attempts)}).`);
-    }
-    if (!isNetworkFailure(failure)) return new UnexpectedError(failure);
-    return new ConnectionError(
-      `Could not reach the lookup service at ${new URL(this.#url).origin} (${plural(attempts)}).`,
-      { cause: failure },
-    );
   }
 
   /** The answer's JSON itself once it passed the schema, so fields the schema does not name stay. */
@@ -379,101 +314,4 @@ export class LookupClient {
     if (!result.success) throw new ResponseValidationError(answer, result.error.issues);
     return answer.body as LookupResponse | LookupResponseWithActivity;
   }
-}
-
-/** Nothing a caller puts in the query is dropped unsent: a key the wire has no place for is refused. */
-function checkQuery(query: LookupQuery): void {
-  for (const key in query) {
-    if (!/^(email|domain|includeActivity)$/.test(key)) {
-      throw new ConfigurationError(
-        `A lookup query takes email, domain and includeActivity, not ${key}: options go in ` +
-          "lookup()'s second argument.",
-      );
-    }
-  }
-}
-
-/** The key as given, when it can only be a live server key; the message never holds the key. */
-function checkedKey(secretKey: string | undefined): string {
-  const rest = secretKey?.startsWith(KEY_PREFIX) && secretKey.slice(KEY_PREFIX.length);
-  if (!rest || !KEY_CHARACTERS.test(rest)) {
-    throw new ConfigurationError(
-      `secretKey (or SERVICE_SECRET_KEY) must be a server secret key: "${KEY_PREFIX}" and ` +
-        'letters, digits or -._~+/=.',
-    );
-  }
-  return secretKey as string;
-}
-
-function lookupUrl(baseUrl: string | URL | undefined, allowInsecureHttp: boolean): string {
-  const base = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-  if (base?.protocol !== 'https:' && base?.protocol !== 'http:') {
-    throw new ConfigurationError('baseUrl (or SERVICE_BASE_URL) must be an absolute http(s) URL.');
-  }
-  // The message does not echo the URL, which holds the password.
-  if (base.username || base.password) {
-    throw new ConfigurationError('baseUrl must not hold credentials.');
-  }
-  if (base.protocol === 'http:' && !allowInsecureHttp && !LOOPBACK.test(base.hostname)) {
-    throw new ConfigurationError(
-      'baseUrl: http sends the key in cleartext; use https or dangerouslyAllowInsecureHttp: true.',
-    );
-  }
-  // The base's last path segment is kept: without a trailing slash, URL resolution drops it.
-  if (!base.pathname.endsWith('/')) base.pathname += '/';
-  return new URL(LOOKUP_PATH.slice(1), base).href;
-}
-
-/**
- * `headers` with `extra` set over it. `set`, not an object spread: header names are
- * case-insensitive, and a spread would keep `User-Agent` beside `user-agent`, which Headers then
- * joins into one value. A name or value fetch would refuse is a ConfigurationError that does not
- * echo it (it might hold a credential).
- */
-function withHeaders(headers: Headers, extra: Record<string, string> | undefined): Headers {
-  for (const [name, value] of Object.entries(extra ?? {})) {
-    try {
-      headers.set(name, value);
-    } catch {
-      throw new ConfigurationError('headers must hold valid HTTP header names and values.');
-    }
-  }
-  return headers;
-}
-
-/** The global `fetch`, looked up per request so that interceptors installed later still apply. */
-function globalFetch(): FetchFunction {
-  if (typeof globalThis.fetch !== 'function') {
-    throw new ConfigurationError('No global fetch in this runtime: pass the `fetch` option.');
-  }
-  return (input, init) => globalThis.fetch(input, init);
-}
-
-function checkedTimeout(timeout: number): number {
-  return checked(
-    timeout > 0 && timeout <= MAX_TIMER_MS,
-    timeout,
-    `timeout must be 1 to ${MAX_TIMER_MS} ms.`,
-  );
-}
-
-function checkedMaxRetries(maxRetries: number): number {
-  return whole(maxRetries, 0, 'maxRetries');
-}
-
-function whole(value: number, least: number, name: string): number {
-  return checked(
-    Number.isInteger(value) && value >= least,
-    value,
-    `${name} must be a whole number, ${least} or more.`,
-  );
-}
-
-function checked(ok: boolean, value: number, message: string): number {
-  if (!ok) throw new ConfigurationError(message);
-  return value;
-}
-
-function plural(attempts: number): string {
-  return `${attempts} attempt${attempts === 1 ? '' : 's'}`;
 }

@@ -23,7 +23,10 @@ import type { ContactWithActivity, LookupResponseWithActivity } from './types.js
 
 /** One workspace of the test double: the keys that read it and what it has observed. */
 export interface LookupWorkspace {
-  /** Keys that read this workspace: `sk_live_` and at least 24 more characters, as on the server. */
+  /**
+   * Keys that read this workspace, each well formed as on the server: `sk_live_` then 24 to 504
+   * RFC 6750 token68 characters (letters, digits, `-._~+/`, then any `=` padding).
+   */
   readonly secretKeys: readonly string[];
   /**
    * What the service has observed: each company with all its contacts and their activity. The
@@ -108,7 +111,7 @@ export function createLookupDouble(options: LookupDoubleOptions) {
 function checkedWorkspace(workspace: LookupWorkspace, index: number): LookupWorkspace {
   if (!workspace.secretKeys.every(isWellFormedKey)) {
     throw new TypeError(
-      `workspaces[${index}]: every secret key must be sk_live_ and at least 24 more characters`,
+      `workspaces[${index}]: every secret key must be sk_live_ then 24 to 504 letters, digits or -._~+/, ending in any = padding`,
     );
   }
   workspace.companies.forEach((observed, at) => {

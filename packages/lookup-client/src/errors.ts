@@ -101,7 +101,7 @@ export class LookupError extends Error {
     this.code = code;
     this.status = answer?.status;
     this.body = redactValue(answer?.body, redact);
-    this.headers = answer && redactHeaders(answer.headers, redact);
+    this.headers = answer && printable(redactHeaders(answer.headers, redact));
     this.requestId = answer?.headers.get('x-request-id') ?? undefined;
   }
 }
@@ -234,6 +234,18 @@ export class ResponseTooLargeError extends LookupError {
   constructor(answer: Answer, maxBytes: number) {
     super(`Lookup response is over ${maxBytes} bytes: not read`, 'response_too_large', answer);
   }
+}
+
+/**
+ * `headers` with each header also an own property, read-only: Node prints an uncaught error's
+ * fields without asking `Headers` how to show itself (so `Headers {}`), and `JSON.stringify` sees
+ * only own properties. A name `Headers` already answers to (`get`, `has`...) is left out.
+ */
+function printable(headers: Headers): Headers {
+  for (const [name, value] of headers) {
+    if (!(name in headers)) Object.defineProperty(headers, name, { value, enumerable: true });
+  }
+  return headers;
 }
 
 /** The error for an error answer that ends the call (401 is the client's: it knows the transports). */

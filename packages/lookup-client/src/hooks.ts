@@ -3,9 +3,10 @@
  * are given never holds the secret key: `request` is a copy whose key header and `secretKey`
  * body field read `[redacted]`, and errors are the client's own (redacted) errors.
  */
+import { KEY_HEADERS } from '@service/lookup-contract';
+import type { Hooks } from 'ky';
 import type { LookupError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
-import type { TransportHooks } from './transport.js';
 
 /** What a `beforeRequest` hook is given. */
 export interface BeforeRequestState {
@@ -56,8 +57,6 @@ export interface LookupHooks {
   afterResponse?: Hook<AfterResponseState>[] | undefined;
 }
 
-const KEY_HEADERS = ['authorization', 'x-service-secret-key'];
-
 /** What a hook threw: it ends the call as it is, never taken for a connection failure. */
 export const hookFailures = new WeakSet<object>();
 
@@ -70,39 +69,27 @@ async function run<State>(hook: Hook<State>, state: State): Promise<void> {
   }
 }
 
-/**
- * The transport's hooks, calling `hooks` with redacted copies; `toError` turns a failed attempt
- * into the client's error.
- */
-export function transportHooks(
-  hooks: LookupHooks,
-  toError: (failure: unknown) => LookupError,
-): TransportHooks {
+/** ky hooks that call `hooks` with redacted copies; `toError` turns ky's errors into ours. */
+export function kyHooks(hooks: LookupHooks, toError: (error: Error) => LookupError): Hooks {
   return {
-    async beforeRequest(request) {
-      for (const hook of hooks.beforeRequest ?? []) {
-        const copy = await redacted(request);
-        await run(hook, { request: copy });
-        for (const [name, value] of copy.headers) {
-          if (!KEY_HEADERS.includes(name)) request.headers.set(name, value);
-        }
+    beforeRequest: (hooks.beforeRequest ?? []).map((hook) => async ({ request }) => {
+      const copy = await redacted(request);
+      await run(hook, { request: copy });
+      for (const [name, value] of copy.headers) {
+        if (!KEY_HEADERS.includes(name)) request.headers.set(name, value);
       }
-    },
-    async beforeRetry(request, failure, retryCount) {
-      for (const hook of hooks.beforeRetry ?? []) {
-        await run(hook, { request: await redacted(request), error: toError(failure), retryCount });
-      }
-    },
-    async afterResponse(request, response, retryCount) {
-      for (const hook of hooks.afterResponse ?? []) {
-        // Each hook reads its own copy of the answer.
-        await run(hook, {
-          request: await redacted(request),
-          response: response.clone(),
-          retryCount,
-        });
-      }
-    },
+    }),
+    beforeRetry: (hooks.beforeRetry ?? []).map(
+      (hook) =>
+        async ({ request, error, retryCount }) =>
+          run(hook, { request: await redacted(request), error: toError(error), retryCount }),
+    ),
+    // ky hands each hook its own copy of the answer.
+    afterResponse: (hooks.afterResponse ?? []).map(
+      (hook) =>
+        async ({ request, response, retryCount }) =>
+          run(hook, { request: await redacted(request), response, retryCount }),
+    ),
   };
 }
 

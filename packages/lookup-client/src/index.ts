@@ -34,7 +34,7 @@ export type {
   Hook,
   LookupHooks,
 } from './hooks.js';
-export type { FetchFunction } from './http.js';
+export type { FetchFunction } from './http/fetch.js';
 export {
   MAX_ENTRIES,
   type OpenPurchaseIntent,

@@ -10,12 +10,17 @@
 import {
   isKnownIntent,
   isUtcTimestamp,
+  KEY_BODY_FIELD,
+  KEY_HEADER,
+  KEY_PREFIX,
   LOOKUP_PATH,
   MAX_BODY_BYTES,
   MAX_DOMAIN_INPUT_LENGTH,
   MAX_EMAIL_LENGTH,
   MAX_ENTRIES,
+  MAX_KEY_LENGTH,
   ERROR_MESSAGES as MESSAGE,
+  MIN_KEY_TAIL,
   PURCHASE_INTENTS,
   strictSchemas,
   UTC_TIMESTAMP,
@@ -27,6 +32,11 @@ import { VERSION } from './version.js';
  * The request body of the lookup (spec section 4.1), with the server's length limits. Here, not
  * in `schemas.ts`: the client builds its requests itself and need not carry this in its bundle.
  */
+/** What a key is, in every place the document names one. */
+const KEY_GRAMMAR =
+  `A key is \`${KEY_PREFIX}\` then ${MIN_KEY_TAIL} to ${MAX_KEY_LENGTH - KEY_PREFIX.length} ` +
+  'RFC 6750 token68 characters: letters, digits and `-._~+/`, then any `=` padding.';
+
 const lookupRequestSchema = z.object({
   /** Looked up first when given; null or blank means not given. */
   email: z.optional(z.nullable(z.string().check(z.maxLength(MAX_EMAIL_LENGTH)))),
@@ -178,15 +188,15 @@ export function openApiDocument() {
         bearerKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The server secret key (`sk_live_...`) as `Authorization: Bearer <key>`.',
+          description: `The server secret key as \`Authorization: Bearer <key>\`. ${KEY_GRAMMAR}`,
         },
         headerKey: {
           type: 'apiKey',
           in: 'header',
-          name: 'x-service-secret-key',
+          name: KEY_HEADER,
           description:
             'The key in its own header, for proxies that strip `Authorization`. Failing both ' +
-            'headers, the key may travel as the `secretKey` field of the body.',
+            `headers, the key may travel as the \`${KEY_BODY_FIELD}\` field of the body. ${KEY_GRAMMAR}`,
         },
       },
       headers: {

@@ -1,19 +1,19 @@
 /**
- * Blanks out secret keys. Keys are checked at construction to be `sk_live_` followed by RFC 6750
- * token characters, so one pattern finds any key (ours, or one a gateway echoes) in any text, in
- * any case and percent-encoded tails included, without holding the key itself. The client's own
+ * Blanks out secret keys. Keys are checked at construction against the contract's one grammar
+ * (`sk_live_` then RFC 6750 token68 characters), so one pattern built from that grammar finds any
+ * key (ours, or one a gateway echoes) in any text, in any case and percent-encoded tails included,
+ * without holding the key itself. The client's own
  * key is also found where a server echoes it upper-cased, percent-encoded, split by whitespace or
  * in base64 (`keyRedactor`).
  */
 
-import { KEY_PREFIX } from '@service/lookup-contract';
+import { KEY_CHARACTER_CLASS, KEY_HEADERS, KEY_PREFIX } from '@service/lookup-contract';
 
 /** Turns text that may hold a key into text that does not. */
 export type Redact = (text: string) => string;
 
-/** The characters a secret key may hold after its prefix (RFC 6750 `b64token`). */
-export const KEY_CHARACTERS = /^[\w.~+/=-]+$/;
-const KEY_PATTERN = /sk(_|%5f)live(_|%5f)[\w.~+/=%-]+/gi;
+/** A key's prefix in any case or percent-encoded, then its characters, padding or encodings. */
+const KEY_PATTERN = new RegExp(`sk(_|%5f)live(_|%5f)[${KEY_CHARACTER_CLASS}=%]+`, 'gi');
 export const REDACTED = `${KEY_PREFIX}[redacted]`;
 
 export const redactText: Redact = (text) => text.replace(KEY_PATTERN, REDACTED);
@@ -56,7 +56,7 @@ export function redactValue(value: unknown, redact: Redact = redactText): unknow
 export function redactHeaders(headers: Headers, redact: Redact = redactText): Headers {
   const copy = new Headers();
   for (const [name, value] of headers) {
-    const secret = name === 'authorization' || name === 'x-service-secret-key';
+    const secret = KEY_HEADERS.includes(name);
     copy.append(name, secret ? value.replace(/\S+$/, '[redacted]') : redact(value));
   }
   return copy;

@@ -51,6 +51,17 @@ describe('construction', () => {
     expect((error as Error).message).toContain('SERVICE_SECRET_KEY');
   });
 
+  it('says an unset key and an unset base URL are not set, and where each comes from', () => {
+    vi.stubEnv('SERVICE_SECRET_KEY', undefined);
+    vi.stubEnv('SERVICE_BASE_URL', undefined);
+    expect((constructionError({ baseUrl }) as Error).message).toBe(
+      'secretKey is not set: pass it, or set SERVICE_SECRET_KEY in the environment.',
+    );
+    expect((constructionError({ secretKey: KEY }) as Error).message).toMatch(
+      /^baseUrl is not set: pass it, or set SERVICE_BASE_URL in the environment \(a local server: `npx service-lookup serve`/,
+    );
+  });
+
   it.each(['pk_live_abc123', 'sk_test_abc123', ' sk_live_abc123', 'sk_live_'])(
     'refuses %j, without echoing it',
     (secretKey) => {

@@ -230,3 +230,24 @@ describe('the secret key stays out of errors', () => {
     expect(inspect(error, { depth: 10 })).not.toContain(KEY);
   });
 });
+
+describe('an error printed as Node prints an uncaught one', () => {
+  it("shows the answer's headers, redacted, and JSON keeps them", async () => {
+    const client = await clientFor((request, response) => {
+      response.setHeader('www-authenticate', 'Bearer realm="lookup"');
+      response.setHeader('x-echo', String(request.headers.authorization));
+      sendJson(response, 401, { error: 'Unauthorized' });
+    });
+    const error = await failure(client.lookup({ email: 'ada@acme.com' }));
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    // Node prints an uncaught error without the custom inspection Headers has.
+    const printed = inspect(error, { customInspect: false });
+    expect(printed).toContain(`'www-authenticate': 'Bearer realm="lookup"'`);
+    expect(printed).toContain(`'x-echo': 'Bearer sk_live_[redacted]'`);
+    expect(JSON.parse(JSON.stringify(error)).headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-echo': 'Bearer sk_live_[redacted]',
+    });
+    expect(error.headers?.get('www-authenticate')).toBe('Bearer realm="lookup"');
+  });
+});

@@ -200,6 +200,51 @@ describe('Retry-After', () => {
     expect(offsets()).toEqual([0, 0]);
   });
 
+  it('waits fractional seconds as written (1.5 s), without jitter', async () => {
+    const { run, offsets } = scripted([
+      json(503, { error: 'Unavailable' }, { 'retry-after': '1.5' }),
+      json(200, lookupBody),
+    ]);
+    await expect(run()).resolves.toEqual(lookupBody);
+    expect(offsets()).toEqual([0, 1500]);
+  });
+
+  it('gives the error back at once when fractional seconds ask for over 60 s', async () => {
+    const { run, calls } = scripted([
+      json(429, { error: 'Quota' }, { 'retry-after': '60.5' }),
+      json(200, lookupBody),
+    ]);
+    expect(await run()).toBeInstanceOf(RateLimitError);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('without it, waits the seconds RateLimit-Reset gives', async () => {
+    const { run, offsets } = scripted([
+      json(429, { error: 'Slow down' }, { 'ratelimit-reset': '4' }),
+      json(200, lookupBody),
+    ]);
+    await expect(run()).resolves.toEqual(lookupBody);
+    expect(offsets()).toEqual([0, 4000]);
+  });
+
+  it('without it, waits until the epoch second X-RateLimit-Reset gives', async () => {
+    const { run, offsets } = scripted([
+      json(429, { error: 'Slow down' }, { 'x-ratelimit-reset': String((START + 5000) / 1000) }),
+      json(200, lookupBody),
+    ]);
+    await expect(run()).resolves.toEqual(lookupBody);
+    expect(offsets()).toEqual([0, 5000]);
+  });
+
+  it('is obeyed over RateLimit-Reset', async () => {
+    const { run, offsets } = scripted([
+      json(429, { error: 'Slow down' }, { 'retry-after': '2', 'ratelimit-reset': '9' }),
+      json(200, lookupBody),
+    ]);
+    await run();
+    expect(offsets()).toEqual([0, 2000]);
+  });
+
   it('falls back to backoff when malformed', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     const { run, offsets } = scripted([
@@ -218,6 +263,58 @@ describe('Retry-After', () => {
     const error = await run();
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).headers.get('retry-after')).toBe('120');
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('network failures, as each runtime words them', () => {
+  /** A TypeError as the runtime throws it; Safari's carries no stack. */
+  const thrown = (message: string, stack = true) => {
+    const error = new TypeError(message);
+    if (!stack) Object.defineProperty(error, 'stack', { value: undefined });
+    return error;
+  };
+  it.each([
+    ['Node.js (undici)', 'fetch failed'],
+    ['Node.js (undici), a connection cut mid-answer', 'terminated'],
+    ['Chrome', 'Failed to fetch'],
+    ['Chrome, naming the host', 'Failed to fetch (lookup.example.com)'],
+    ['Chrome, a body cut short', 'network error'],
+    ['Firefox', 'NetworkError when attempting to fetch resource.'],
+    ['Safari 16', 'The Internet connection appears to be offline.'],
+    [
+      'Deno',
+      'error sending request for url (https://lookup.example.com/api/service/lookup): client error (Connect): tcp connect error: Connection refused (os error 111)',
+    ],
+    ['Cloudflare Workers', 'Network connection lost'],
+    ['Bun (WebKit)', ' A network error occurred.'],
+    ['cross-fetch', 'Network request failed'],
+  ])('%s: %j is retried, then a ConnectionError', async (_runtime, message) => {
+    const { run, calls } = scripted([thrown(message), thrown(message), thrown(message)]);
+    const error = await run();
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).cause).toMatchObject({ message });
+    expect(calls).toHaveLength(3);
+  });
+
+  it.each([
+    ['Safari 17+', 'Load failed'],
+    ['Safari 17+, naming the host', 'Load failed (lookup.example.com)'],
+  ])('%s: %j without a stack is retried, then a ConnectionError', async (_runtime, message) => {
+    const { run, calls } = scripted([thrown(message, false), thrown(message, false)], {
+      maxRetries: 1,
+    });
+    expect(await run()).toBeInstanceOf(ConnectionError);
+    expect(calls).toHaveLength(2);
+  });
+
+  it.each([
+    ["Safari's wording with a stack (code threw it, not Safari)", thrown('Load failed')],
+    ['a failed dynamic import', thrown('Failed to fetch dynamically imported module: x.js')],
+    ['a wording of its own', thrown('fetch failed: bad port')],
+  ])('%s is not the network: not retried, an UnexpectedError', async (_what, error) => {
+    const { run, calls } = scripted([error, json(200, lookupBody)]);
+    expect(await run()).toBeInstanceOf(UnexpectedError);
     expect(calls).toHaveLength(1);
   });
 });

@@ -26,7 +26,7 @@ import {
 } from '../src/index.js';
 
 const client = new LookupClient({
-  secretKey: 'sk_live_types',
+  secretKey: 'sk_live_types_0123456789abcdefghij',
   baseUrl: 'https://lookup.example.com',
 });
 declare const maybe: boolean;

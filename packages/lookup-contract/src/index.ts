@@ -20,7 +20,16 @@ export {
   type HeaderGetter,
   type HeaderValue,
   isWellFormedKey,
+  KEY_BODY_FIELD,
+  KEY_CHARACTER_CLASS,
+  KEY_HEADER,
+  KEY_HEADERS,
   KEY_PREFIX,
+  type KeySpec,
+  keyLikePattern,
+  MAX_KEY_LENGTH,
+  MIN_KEY_TAIL,
+  parseKeySpec,
   presentedHeaderKey,
 } from './keys.js';
 export {

@@ -1,20 +1,79 @@
 /**
- * Secret keys: their shape, and how a request presents one. The key a request's headers present
- * (spec 5.1: `Authorization: Bearer`, then `x-service-secret-key`; the body's `secretKey` only when
- * no header carries one) is judged strictly: a key header that is present must carry exactly one
- * key, or the request is refused. Otherwise a header the server cannot read (`Basic ...`,
- * `Bearer a b`, a header sent twice) would quietly hand the decision to the body's key.
+ * Secret keys: their one grammar, the headers that carry them, and how a request presents one.
+ * The server, the client, the client's test double, the redaction patterns and the keys file all
+ * read a key through this module, so no two of them can disagree on what a key is.
+ *
+ * A key is `sk_live_` then an RFC 6750 `b64token` (token68): letters, digits and `-._~+/`, then
+ * any `=` padding, 32 to 512 characters in all (https://www.rfc-editor.org/rfc/rfc6750#section-2.1).
+ * Such a key fits `Authorization: Bearer` as it is, holds no comma (which HTTP uses to join a
+ * repeated header's values) and no whitespace.
+ *
+ * The key a request's headers present (`Authorization: Bearer`, then `x-service-secret-key`; the
+ * body's `secretKey` only when no header carries one, as docs/lookup-core/http-api.md says) is
+ * judged strictly: a key header that is present must carry exactly one key, or the request is
+ * refused. Otherwise a header the server cannot read (`Basic ...`, `Bearer a b`, a header sent
+ * twice) would quietly hand the decision to the body's key.
  */
 
 /** Every secret key starts with this. */
 export const KEY_PREFIX = 'sk_live_';
-/** Printable ASCII but the comma, which HTTP uses to join a repeated header's values. */
-const KEY_FORMAT = /^sk_live_[\x21-\x2b\x2d-\x7e]{24,}$/;
-const MAX_KEY_LENGTH = 512;
+/** Characters a key holds after its prefix, as a regular expression class's body (b64token's). */
+export const KEY_CHARACTER_CLASS = '\\w.~+/-';
+/** Fewest characters after the prefix, padding included. */
+export const MIN_KEY_TAIL = 24;
+/** Longest key, prefix included. */
+export const MAX_KEY_LENGTH = 512;
+
+/** The header that carries the key for proxies that strip `Authorization`. */
+export const KEY_HEADER = 'x-service-secret-key';
+/** The headers a key may travel in, lower-case: `Authorization: Bearer <key>`, then `KEY_HEADER`. */
+export const KEY_HEADERS: readonly string[] = ['authorization', KEY_HEADER];
+/** The body field a key may travel in when no header carries one. */
+export const KEY_BODY_FIELD = 'secretKey';
+
+const KEY_TOKEN = `sk_live_[${KEY_CHARACTER_CLASS}]+=*`;
+const KEY_FORMAT = new RegExp(`^${KEY_TOKEN}$`);
 
 /** Whether a string has the shape of a live secret key; a key of any other shape is never valid. */
 export function isWellFormedKey(key: string): boolean {
-  return key.length <= MAX_KEY_LENGTH && KEY_FORMAT.test(key);
+  return (
+    key.length >= KEY_PREFIX.length + MIN_KEY_TAIL &&
+    key.length <= MAX_KEY_LENGTH &&
+    KEY_FORMAT.test(key)
+  );
+}
+
+/**
+ * A new global pattern for anything shaped like a key in text (however short), for redaction:
+ * every character a key may hold is inside the match, so no part of a key survives it.
+ */
+export function keyLikePattern(): RegExp {
+  return new RegExp(KEY_TOKEN, 'g');
+}
+
+/** A key and the workspace it reads, as the keys file and `SERVICE_SECRET_KEYS` give them. */
+export interface KeySpec {
+  /** The key, whole: its `=` padding is never taken for the separator. */
+  readonly key: string;
+  /** The workspace after the separating `=`; `'default'` when none is given. */
+  readonly workspace: string;
+}
+
+/**
+ * The key's own token and padding, lazily, then `=WORKSPACE` where the workspace does not begin
+ * with `=`: so `KEY==` is a key ending in `==`, and `KEY==ws` the key `KEY=` for workspace `ws`.
+ */
+const KEY_SPEC = new RegExp(`^(sk_live_[${KEY_CHARACTER_CLASS}]+=*?)(?:\\s*=\\s*([^=\\s].*))?$`);
+
+/**
+ * `KEY` or `KEY=WORKSPACE` read into its key and workspace; `undefined` when the key is not well
+ * formed (a workspace name never begins with `=`, so a key's padding is never cut off).
+ */
+export function parseKeySpec(spec: string): KeySpec | undefined {
+  const match = KEY_SPEC.exec(spec.trim());
+  const key = match?.[1];
+  if (key === undefined || !isWellFormedKey(key)) return undefined;
+  return { key, workspace: match?.[2]?.trim() ?? 'default' };
 }
 
 /** One header's value(s): a string (a Fetch `Headers` joins repeats with ", "), or one per line. */
@@ -48,7 +107,7 @@ function single(value: HeaderValue): string | null | undefined {
  */
 export function presentedHeaderKey(header: HeaderGetter): string | null | undefined {
   const authorization = single(header('authorization'));
-  const secretHeader = single(header('x-service-secret-key'));
+  const secretHeader = single(header(KEY_HEADER));
   if (authorization === null || secretHeader === null) return null;
   const secret = secretHeader?.trim();
   if (secret !== undefined && !/^\S+$/.test(secret)) return null;

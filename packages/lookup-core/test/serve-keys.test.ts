@@ -77,6 +77,22 @@ describe('serve keys', () => {
     expect(served.stderr()).toBe('');
   }, 60_000);
 
+  it("keeps a key's = padding whole, in SERVICE_SECRET_KEYS and in a keys file", async () => {
+    const padded = `sk_live_${'a'.repeat(24)}+/==`;
+    const filed = `sk_live_${'b'.repeat(24)}=`;
+    const path = await keysFile('keys-padded', `${filed}=other\n`, 0o600);
+    const served = await serve(['--keys-file', path, '--events', eventsFile], {
+      SERVICE_SECRET_KEYS: padded,
+    });
+    try {
+      expect((await lookup(served.origin, padded, { domain: 'acme.com' })).status).toBe(200);
+      // `KEY==other` is the key's own `=`, then the separator; `other` has observed nothing.
+      expect((await lookup(served.origin, filed, { domain: 'acme.com' })).status).toBe(404);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
+
   it('--key still serves, with a warning on stderr that names the safe forms', async () => {
     const served = await serve(['--key', KEY]);
     try {

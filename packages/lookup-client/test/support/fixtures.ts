@@ -1,5 +1,5 @@
 /** Lookup answers in the documented shape, and the key the tests send, shared by the test files. */
-export const KEY = 'sk_live_test_5c3d9a1e';
+export const KEY = 'sk_live_test_5c3d9a1e0b7f4a2c6d8e9f01';
 
 export const company = {
   domain: 'acme.com',

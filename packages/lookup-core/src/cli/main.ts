@@ -9,7 +9,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { capConnections, defaultMaxConnections } from '../http/connection-cap.js';
 import { createLookupHandler } from '../http/handler.js';
 import { withOperationsRoutes } from '../http/health.js';
-import { isWellFormedKey, type KeyEntry } from '../http/keys.js';
+import { type KeyEntry, parseKeySpec } from '../http/keys.js';
 import { createJsonLineLog, describeFailure } from '../http/log.js';
 import { toNodeListener } from '../http/node.js';
 import { withOpenApiRoute } from '../http/openapi-route.js';
@@ -45,7 +45,8 @@ Options:
   --host HOST           interface to listen on (default 127.0.0.1)
   --port PORT           port to listen on, 0 for any free one (default 8787)
   --events FILE         NDJSON events to ingest before serving (repeatable)
-  --keys-file PATH      secret keys, one KEY[=WORKSPACE] a line (default workspace: default);
+  --keys-file PATH      secret keys, one KEY[=WORKSPACE] a line (default workspace: default;
+                        a key's trailing = is its own, a workspace never begins with =);
                         refused unless only its owner may read it (chmod 600)
                         keys are also read from SERVICE_SECRET_KEYS (KEY[=WORKSPACE], comma separated)
   --key KEY[=WORKSPACE] a key on the command line, for tests: every local user sees it in ps
@@ -101,18 +102,18 @@ type Values = ReturnType<
   typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
 >['values'];
 
-/** `KEY` or `KEY=WORKSPACE`; the message names the position, never the key. */
+/**
+ * `KEY` or `KEY=WORKSPACE` (a key's own `=` padding is never the separator); the message names the
+ * position, never the key.
+ */
 function parseKeys(specs: string[], origin: string): KeyEntry[] {
   return specs.map((spec, i) => {
-    const at = spec.indexOf('=');
-    const key = (at === -1 ? spec : spec.slice(0, at)).trim();
-    const workspace = at === -1 ? 'default' : spec.slice(at + 1).trim();
-    if (!isWellFormedKey(key))
+    const parsed = parseKeySpec(spec);
+    if (parsed === undefined)
       throw new UsageError(
-        `${origin} #${i + 1} is not a live secret key (sk_live_ + at least 24 characters)`,
+        `${origin} #${i + 1} is not a live secret key (sk_live_ + 24 to 504 letters, digits or -._~+/, then any = padding)`,
       );
-    if (workspace === '') throw new UsageError(`${origin} #${i + 1} names an empty workspace`);
-    return { key, workspace };
+    return { key: parsed.key, workspace: parsed.workspace };
   });
 }
 

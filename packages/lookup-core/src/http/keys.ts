@@ -4,13 +4,13 @@
  * keys nor which one almost matched can be read from memory dumps or timing.
  */
 import { hash, timingSafeEqual } from 'node:crypto';
-import { isWellFormedKey } from '@service/lookup-contract';
+import { isWellFormedKey, parseKeySpec } from '@service/lookup-contract';
 
-export { isWellFormedKey };
+export { isWellFormedKey, parseKeySpec };
 
 /** One configured secret key and the workspace it reads. */
 export interface KeyEntry {
-  /** `sk_live_` followed by at least 24 characters. */
+  /** `sk_live_` then 24 to 504 RFC 6750 token68 characters (see `isWellFormedKey`). */
   key: string;
   /** The workspace the key reads (default `'default'`). */
   workspace?: string;
@@ -36,7 +36,7 @@ export function createKeyResolver(entries: Iterable<KeyEntry>): KeyResolver {
     position++;
     if (typeof entry.key !== 'string' || !isWellFormedKey(entry.key)) {
       throw new TypeError(
-        `key #${position} is not a live secret key (sk_live_ + at least 24 characters)`,
+        `key #${position} is not a live secret key (sk_live_ + 24 to 504 letters, digits or -._~+/, then any = padding)`,
       );
     }
     table.push({ digest: digest(entry.key), workspace: entry.workspace ?? 'default' });

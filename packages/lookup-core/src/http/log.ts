@@ -3,6 +3,7 @@
  * writer of one JSON line per failure that folds refused keys into one line per address and
  * minute, so a flood of wrong keys is seen without flooding the log. No event ever holds a key.
  */
+import { keyLikePattern } from '@service/lookup-contract';
 import { LookupCoreError } from '../model/errors.js';
 
 /** A failure the client saw as a bare 500/503. `sqlstate` is PostgreSQL's five-character code. */
@@ -40,7 +41,7 @@ export type LookupLog = (event: LookupLogEvent) => void;
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 /** Anything shaped like a key, wherever a driver or a resolver might have put one. */
-const KEY_LIKE = /sk_live_[^\s"',]*/g;
+const KEY_LIKE = keyLikePattern();
 
 /** The class, message chain, SQLSTATE and system code of an error, without a key in them. */
 export function describeFailure(

@@ -1,12 +1,12 @@
 /**
- * The `fetch` the transport calls: it hands the request to the user's `fetch` as `(url, init)`,
- * never following redirects, and reads the whole body before resolving, so the per-attempt timeout
+ * The `fetch` ky calls: it hands ky's request to the user's `fetch` as `(url, init)`, never
+ * following redirects, and reads the whole body before resolving, so ky's per-attempt timeout
  * covers the body as well as the headers (a body that stalls is timed out and retried). The body
  * is read a chunk at a time up to a byte limit, and JSON is parsed only when it nests no deeper
  * than anything downstream (redaction, zod, a caller's logger) can walk.
  */
-import { type Answer, ResponseTooLargeError } from './errors.js';
-import type { Redact } from './redact.js';
+import { type Answer, ResponseTooLargeError } from '../errors.js';
+import type { Redact } from '../redact.js';
 
 /** The `fetch` the client calls; the global `fetch` and most polyfills fit. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -35,20 +35,31 @@ export function received(response: Response): Received {
   );
 }
 
-export function bufferedFetch(
-  fetchFunction: FetchFunction,
-  onAttempt: () => void,
-  maxBytes: number,
-  redact: Redact,
-) {
-  return async (request: Request, signal: AbortSignal): Promise<Response> => {
-    signal.throwIfAborted();
+/** What `bufferedFetch` sends with and reads by. */
+export interface Reading {
+  /** The user's `fetch`. */
+  readonly fetch: FetchFunction;
+  /** The request's body, as ky was given it: sent as it is, without reading ky's copy back. */
+  readonly body: string;
+  /** Called at the start of every attempt. */
+  readonly onAttempt: () => void;
+  /** Bytes of an answer's body read at most. */
+  readonly maxBytes: number;
+  /** Blanks out the key in errors made of an answer. */
+  readonly redact: Redact;
+}
+
+/** The user's `fetch` as ky's: each call counts an attempt and resolves to a read answer. */
+export function bufferedFetch({ fetch, body, onAttempt, maxBytes, redact }: Reading) {
+  return async (input: RequestInfo | URL): Promise<Response> => {
+    const request = input as Request; // ky always calls fetch with its Request
+    request.signal.throwIfAborted();
     onAttempt();
-    const response = await fetchFunction(request.url, {
+    const response = await fetch(request.url, {
       method: request.method,
       headers: request.headers,
-      body: await request.text(),
-      signal,
+      body,
+      signal: request.signal,
       // A redirect followed with the key would hand it to wherever the redirect points.
       redirect: 'manual',
     });
