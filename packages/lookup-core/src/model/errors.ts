@@ -35,9 +35,15 @@ export class LookupCoreError extends Error {
 export class StoreUnavailableError extends LookupCoreError {
   /** Always `'StoreUnavailableError'`. */
   override readonly name = 'StoreUnavailableError';
-  /** `options.cause` keeps the driver's error. */
-  constructor(options?: { cause?: unknown }) {
-    super('store_unavailable', 'The lookup store is unavailable', options);
+  /** `options.cause` keeps the driver's error; `options.reason`, when given, ends the message. */
+  constructor(options?: { cause?: unknown; reason?: string }) {
+    super(
+      'store_unavailable',
+      options?.reason === undefined
+        ? 'The lookup store is unavailable'
+        : `The lookup store is unavailable: ${options.reason}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
   }
 }
 
