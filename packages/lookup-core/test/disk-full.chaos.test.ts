@@ -7,6 +7,7 @@
  * handlers (docs/design/2026-11-29-embedded-store-faults.md), so the test's bound is a SIGKILL.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { statSync, truncateSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,14 +73,15 @@ const lines = (from: number, count: number) =>
     ),
   ).join('\n');
 
-/** Fills the rest of the disk at `path` with one file (dd stops at ENOSPC). */
-function fill(path: string): string {
-  const filler = join(path, 'filler');
+/** Fills the disk at `path` with file `name` (dd stops at ENOSPC), then leaves `freeMiB` free. */
+function fill(path: string, name: string, freeMiB = 0): string {
+  const filler = join(path, name);
   try {
     execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1M'], { stdio: 'ignore' });
   } catch {
     // dd ends with "No space left on device": the disk is full, as wanted.
   }
+  if (freeMiB > 0) truncateSync(filler, statSync(filler).size - freeMiB * 1024 * 1024);
   return filler;
 }
 
@@ -93,18 +95,25 @@ describe('the embedded store on a full disk', requires(store.missing), () => {
     // Creating the store is not what is bounded.
     const created = await run(['ingest', first, '--data-dir', dataDir], 50_000);
     expect(created.code, created.stderr).toBe(0);
-    const filler = fill(store.path);
+    // 20 MiB free: the store opens, but its WAL could not take a batch (PGlite once hung so).
+    const nearlyFull = fill(store.path, 'filler', 20);
 
+    const startedAt = performance.now();
     const full = await run(['ingest', more, '--data-dir', dataDir, '--batch-size', '2000']);
+    console.log(
+      `full disk: exit ${full.code} after ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
+    );
     expect(full.code).not.toBeNull(); // exited by itself, not killed at the bound
     expect(full.code).not.toBe(0);
     expect(full.stderr).toContain(`no space left on the disk holding ${dataDir}`);
-    // A later start on the still-full disk says the same, not that PGlite failed to start.
+    // A later start on the disk now full says the same, not that PGlite failed to start.
+    const filler = fill(store.path, 'rest');
     const again = await run(['ingest', first, '--data-dir', dataDir]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`no space left on the disk holding ${dataDir}`);
 
     await rm(filler);
+    await rm(nearlyFull);
     const reopened = await openEmbeddedStore({ dataDir });
     try {
       for (let i = 0; i < 50; i++)
