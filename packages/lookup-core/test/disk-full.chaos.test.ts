@@ -37,8 +37,8 @@ function tmpfs(name: string, size: string): { path: string; missing?: string } {
 const store = tmpfs('store', '128m');
 const rejects = tmpfs('rejects', '1m');
 afterAll(async () => {
+  // Lazily: a mount still busy (a child killed at the bound) is detached all the same.
   for (const mount of [store, rejects])
-    // Lazily: a mount still busy (a child killed at the bound) is detached all the same.
     if (mount.missing === undefined) execFileSync('umount', ['-l', mount.path]);
   await rm(dir, { recursive: true, force: true });
 });
