@@ -10,6 +10,8 @@ export default defineConfig({
     bin: 'src/cli/bin.ts',
     // Loaded by path as a worker thread (ingest/validate-off-thread.ts), so built beside the others.
     'validate-worker': 'src/ingest/validate-worker.ts',
+    // Loaded by path as a worker thread (store/disk-watchdog.ts).
+    'disk-watchdog-worker': 'src/store/disk-watchdog-worker.ts',
   },
   // The lookup's contract and the Node.js version check are private workspace packages, never
   // published: their code (and the contract's types) are built into this package's own files.

@@ -34,6 +34,8 @@ export {
   type WorkspaceChange,
 } from './model/changes.js';
 export {
+  DataDirLockedError,
+  DiskFullError,
   LookupCoreError,
   type LookupCoreErrorCode,
   StoreClosedError,

@@ -101,6 +101,47 @@ describe('createJsonLineLog', () => {
       },
     ]);
   });
+  it('folds a minute of failures of one kind into the first line and one counting the rest', () => {
+    const { log, flush } = createJsonLineLog(write);
+    const unavailable = (requestId: string, sqlstate: string) => ({
+      event: 'lookup_failed' as const,
+      requestId,
+      status: 503 as const,
+      ...describeFailure(
+        new StoreUnavailableError({ cause: Object.assign(new Error('gone'), { code: sqlstate }) }),
+      ),
+    });
+    for (let i = 0; i < 42_000; i++) log(unavailable(`req-${i}`, '57P01'));
+    log(unavailable('other-kind', '3D000'));
+    // Written at once: the first of each kind.
+    expect(lines.map((l) => [l.requestId, l.count])).toEqual([
+      ['req-0', undefined],
+      ['other-kind', undefined],
+    ]);
+    vi.advanceTimersByTime(60_000);
+    expect(lines.slice(2)).toEqual([
+      {
+        time: '2026-01-01T00:01:00.000Z',
+        level: 'error',
+        event: 'lookup_failed',
+        requestId: 'req-41999',
+        status: 503,
+        errorClass: 'StoreUnavailableError',
+        message: 'The lookup store is unavailable: gone',
+        sqlstate: '57P01',
+        code: null,
+        count: 41_999,
+        since: '2026-01-01T00:00:00.000Z',
+        seconds: 60,
+      },
+    ]);
+    // The next minute writes its first failure at once again.
+    log(unavailable('req-next', '57P01'));
+    expect(lines.at(-1)).toMatchObject({ requestId: 'req-next' });
+    expect(lines.at(-1)?.count).toBeUndefined();
+    flush();
+    expect(lines).toHaveLength(4);
+  });
 });
 
 describe('describeFailure', () => {

@@ -16,7 +16,7 @@ const database = await createTestDatabase();
 describe('serve on PostgreSQL when its database is dropped', requires(database.missing), () => {
   afterAll(() => database.drop());
 
-  it('answers 503 with Retry-After while the database is missing, and logs each as a JSON line', async () => {
+  it('answers 503 with Retry-After while the database is missing, and logs the failures folded per minute', async () => {
     const served = await serve(['--database-url', database.url, '--key', KEY]);
     const requestIds: string[] = [];
     try {
@@ -35,13 +35,17 @@ describe('serve on PostgreSQL when its database is dropped', requires(database.m
     } finally {
       expect(await served.stop()).toBe(0);
     }
-    // One JSON line per failure: request id, error class, message and SQLSTATE; never a key.
+    // The first failure as a JSON line at once (request id, error class, message and SQLSTATE;
+    // never a key); the minute's further ones folded into one line, written at shutdown.
     const logged = served
       .stderr()
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line));
-    expect(logged.map((entry) => entry.requestId)).toEqual(requestIds);
+    expect(logged.map((entry) => [entry.requestId, entry.count])).toEqual([
+      [requestIds[0], undefined],
+      [requestIds[2], 2],
+    ]);
     for (const entry of logged) {
       expect(entry).toMatchObject({
         level: 'error',

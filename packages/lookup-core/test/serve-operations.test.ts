@@ -141,7 +141,7 @@ describe('DATABASE_URL', requires(database.missing), () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
-      `service-lookup: cannot open the store (PostgreSQL at postgres://${missing.username}@${missing.host}/lookup_core_test_does_not_exist, from DATABASE_URL): The lookup store is unavailable: database "lookup_core_test_does_not_exist" does not exist`,
+      `service-lookup: cannot open the store (PostgreSQL at postgres://${missing.username}@${missing.host}/lookup_core_test_does_not_exist, from DATABASE_URL): The lookup store is unavailable: database "lookup_core_test_does_not_exist" does not exist (create it first, e.g. with createdb)`,
     ]);
   }, 30_000);
 

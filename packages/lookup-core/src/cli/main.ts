@@ -377,7 +377,10 @@ function describe(error: unknown): string {
   if (code === 'ENOENT' || code === 'EACCES') {
     return `cannot read ${(error as { path?: string }).path ?? 'a file'} (${code})`;
   }
-  if (code === 'EADDRINUSE') return 'the port is already in use';
+  if (code === 'EADDRINUSE') {
+    const { port } = error as { port?: number };
+    return `port ${port} is already in use: stop what listens there, or choose another with --port`;
+  }
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
   return `${error.message}${cause}`;
 }

@@ -56,7 +56,9 @@ export function describeFailure(
       messages.push(String(link));
       break;
     }
-    if (link.message !== '') messages.push(link.message);
+    // A message that already quotes its cause's (a reason given with it) is not repeated.
+    if (link.message !== '' && messages.at(-1)?.includes(link.message) !== true)
+      messages.push(link.message);
     // Our own errors' codes name the error, as its class does; `code` is the driver's or the system's.
     const linkCode =
       link instanceof LookupCoreError ? undefined : (link as { code?: unknown }).code;
@@ -76,7 +78,7 @@ export function describeFailure(
 
 /** Options of `createJsonLineLog`. */
 export interface JsonLineLogOptions {
-  /** The window refused keys are counted over, in ms (default 60 000: a count per minute). */
+  /** The window refusals and repeated failures are counted over, in ms (default 60 000: a minute). */
   windowMs?: number;
   /** Most addresses counted apart per window; the rest are counted together (default 1 000). */
   maxAddresses?: number;
@@ -92,11 +94,20 @@ export interface JsonLineLog {
 
 /** Addresses beyond `maxAddresses` in one window are counted under this one. */
 const OTHER_ADDRESSES = 'other';
+/** Kinds of failure counted apart per window; a kind beyond them is written line by line. */
+const MAX_FAILURE_KINDS = 100;
+
+/** Failures of one kind: the same status, class, SQLSTATE and system code. */
+const kindOf = (failure: LookupFailed) =>
+  JSON.stringify([failure.status, failure.errorClass, failure.sqlstate, failure.code]);
 
 /**
- * One JSON line per failure (`level: "error"`), and per address and window one line counting its
- * 401s (`level: "warn"`, `event: "unauthorized"`, `count`, `since`, `seconds`). Each line carries
- * `time` (ISO 8601). Memory is bounded: at most `maxAddresses` counters are held at once.
+ * One JSON line per address and window counting its 401s (`level: "warn"`, `event:
+ * "unauthorized"`, `count`, `since`, `seconds`). A failure (`level: "error"`) is written at once
+ * when it is the first of its kind in the window; the window's further failures of that kind are
+ * folded into one line at its end, the last of them with `count` (how many were folded), `since`
+ * and `seconds`, so an outage of the store writes a line per minute, not per request. Each line
+ * carries `time` (ISO 8601). Memory is bounded: at most `maxAddresses` counters are held at once.
  */
 export function createJsonLineLog(
   write: (line: string) => void,
@@ -107,41 +118,57 @@ export function createJsonLineLog(
   const line = (entry: object) =>
     write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
   let counts = new Map<string, number>();
+  let failures = new Map<string, { last: LookupFailed | undefined; count: number }>();
   let since = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   function flush() {
     clearTimeout(timer);
     timer = undefined;
-    const seconds = Math.round((Date.now() - since) / 1000);
+    const window = {
+      since: new Date(since).toISOString(),
+      seconds: Math.round((Date.now() - since) / 1000),
+    };
     for (const [address, count] of counts)
-      line({
-        level: 'warn',
-        event: 'unauthorized',
-        address,
-        count,
-        since: new Date(since).toISOString(),
-        seconds,
-      });
+      line({ level: 'warn', event: 'unauthorized', address, count, ...window });
+    for (const { last, count } of failures.values())
+      if (last !== undefined) line({ level: 'error', ...last, count, ...window });
     counts = new Map();
+    failures = new Map();
+  }
+
+  function startWindow() {
+    if (timer !== undefined) return;
+    since = Date.now();
+    // Started by the first event of a window, so an idle server holds no timer; unref'd, so it
+    // never keeps a process alive.
+    timer = setTimeout(flush, windowMs);
+    (timer as { unref?: () => void }).unref?.();
   }
 
   function countUnauthorized(address: string) {
-    if (timer === undefined) {
-      since = Date.now();
-      // Started by the first 401 of a window, so an idle server holds no timer; unref'd, so it
-      // never keeps a process alive.
-      timer = setTimeout(flush, windowMs);
-      (timer as { unref?: () => void }).unref?.();
-    }
+    startWindow();
     const counted = counts.has(address) || counts.size < maxAddresses ? address : OTHER_ADDRESSES;
     counts.set(counted, (counts.get(counted) ?? 0) + 1);
+  }
+
+  function foldFailure(failure: LookupFailed) {
+    startWindow();
+    const kind = kindOf(failure);
+    const seen = failures.get(kind);
+    if (seen !== undefined) {
+      seen.last = failure;
+      seen.count++;
+      return;
+    }
+    if (failures.size < MAX_FAILURE_KINDS) failures.set(kind, { last: undefined, count: 0 });
+    line({ level: 'error', ...failure });
   }
 
   return {
     log(event) {
       if (event.event === 'unauthorized') countUnauthorized(event.address ?? 'unknown');
-      else line({ level: 'error', ...event });
+      else foldFailure(event);
     },
     flush,
   };

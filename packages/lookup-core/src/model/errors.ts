@@ -9,7 +9,11 @@ export type LookupCoreErrorCode =
   /** Another process replaced an event while this ingest stored it; nothing of the batch is kept. */
   | 'ingest_conflict'
   /** The thread validating NDJSON lines for an ingest stopped. */
-  | 'validation_thread_stopped';
+  | 'validation_thread_stopped'
+  /** Another running process holds the embedded store's data directory (`DataDirLockedError`). */
+  | 'data_dir_locked'
+  /** The embedded store's disk is full: its writes fail (`DiskFullError`). */
+  | 'disk_full';
 
 /** An error thrown by lookup-core, carrying a `code`. */
 export class LookupCoreError extends Error {
@@ -31,9 +35,15 @@ export class LookupCoreError extends Error {
 export class StoreUnavailableError extends LookupCoreError {
   /** Always `'StoreUnavailableError'`. */
   override readonly name = 'StoreUnavailableError';
-  /** `options.cause` keeps the driver's error. */
-  constructor(options?: { cause?: unknown }) {
-    super('store_unavailable', 'The lookup store is unavailable', options);
+  /** `options.cause` keeps the driver's error; `options.reason`, when given, ends the message. */
+  constructor(options?: { cause?: unknown; reason?: string }) {
+    super(
+      'store_unavailable',
+      options?.reason === undefined
+        ? 'The lookup store is unavailable'
+        : `The lookup store is unavailable: ${options.reason}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
   }
 }
 
@@ -44,6 +54,42 @@ export class StoreClosedError extends LookupCoreError {
   /** The error a closed store's calls reject with. */
   constructor() {
     super('store_closed', 'The lookup store is closed');
+  }
+}
+
+/** The embedded store's data directory is held by another running process. */
+export class DataDirLockedError extends LookupCoreError {
+  /** Always `'DataDirLockedError'`. */
+  override readonly name = 'DataDirLockedError';
+  /** The process holding the directory. */
+  readonly pid: number;
+  /** `dir` is held by process `pid`. */
+  constructor(dir: string, pid: number) {
+    super(
+      'data_dir_locked',
+      `the data directory ${dir} is in use by process ${pid}: stop that process first, or use PostgreSQL (--database-url) to share one store between several processes`,
+    );
+    this.pid = pid;
+  }
+}
+
+/**
+ * The disk holding the embedded store's data directory is full. Batches committed before stay;
+ * free some space and run again.
+ */
+export class DiskFullError extends LookupCoreError {
+  /** Always `'DiskFullError'`. */
+  override readonly name = 'DiskFullError';
+  /** The data directory whose disk is full. */
+  readonly dataDir: string;
+  /** No space left on the disk of `dataDir`; `options.cause` keeps the underlying error. */
+  constructor(dataDir: string, options?: { cause?: unknown }) {
+    super(
+      'disk_full',
+      `no space left on the disk holding ${dataDir}: the embedded store cannot write there (batches committed before are kept; free some space, then run again)`,
+      options,
+    );
+    this.dataDir = dataDir;
   }
 }
 

@@ -1,7 +1,16 @@
 /** The embedded store: PostgreSQL compiled to WebAssembly (PGlite), in this process, no server. */
 import { PGlite } from '@electric-sql/pglite';
+import { DiskFullError } from '../model/errors.js';
 import type { LookupStore } from '../model/types.js';
 import type { AnswerCacheOptions } from './cache.js';
+import { lockDataDir } from './data-dir-lock.js';
+import {
+  ensureRoomToWrite,
+  freeBytes,
+  isDiskFull,
+  WRITE_RESERVE_BYTES,
+  watchDisk,
+} from './disk-watchdog.js';
 import { preparedStatements } from './pglite-prepared.js';
 import { queryText } from './pglite-text-query.js';
 import type { Database, Queryable } from './sql/db.js';
@@ -42,12 +51,133 @@ export function pgliteDatabase(pg: PGlite): Database {
   };
 }
 
-/** Opens (creating and migrating when needed) an embedded store. Takes one to a few seconds. */
+/** How long a call may stay pending while this thread idles on a nearly full disk. */
+const IDLE_STUCK_MS = 2_000;
+const TICK_MS = 250;
+
+/**
+ * The disk of `dir`, watched from the start (opening can hang too): `guard` fails a call with
+ * `DiskFullError` naming `dir` on a full disk, or once it is found stuck there. PGlite runs on
+ * this thread, so a call pending while the thread idles waits for nothing: it never settles once
+ * PGlite could not write its WAL. A thread spinning inside PGlite is the watchdog's to end.
+ */
+function diskOf(dir: string) {
+  let stuck = false;
+  let failStuck: (error: Error) => void = () => {};
+  const stuckCall = new Promise<never>((_, reject) => {
+    failStuck = reject;
+  });
+  stuckCall.catch(() => {});
+  const giveUp = () => {
+    stuck = true;
+    failStuck(new DiskFullError(dir));
+  };
+  const stopWatching = watchDisk(dir);
+  let pending = 0;
+  let idleSince = 0;
+  let lastTick = 0;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  const tick = () => {
+    const now = performance.now();
+    // A late tick means the thread was busy (PGlite working), not idle.
+    if (now - lastTick > 2 * TICK_MS) idleSince = now;
+    lastTick = now;
+    if (now - idleSince >= IDLE_STUCK_MS && freeBytes(dir) < WRITE_RESERVE_BYTES) giveUp();
+  };
+  const guard = async <T>(call: () => Promise<T>): Promise<T> => {
+    if (pending++ === 0) {
+      idleSince = lastTick = performance.now();
+      ticker = setInterval(tick, TICK_MS);
+      ticker.unref();
+    }
+    try {
+      return await Promise.race([call(), stuckCall]);
+    } catch (error) {
+      if (error instanceof DiskFullError || !isDiskFull(error)) throw error;
+      throw new DiskFullError(dir, { cause: error });
+    } finally {
+      if (--pending === 0) clearInterval(ticker);
+    }
+  };
+  return { guard, stuck: () => stuck, stopWatching };
+}
+
+/**
+ * `db` on `disk`: every call guarded, a write transaction refused while the disk is nearly full
+ * (once `writesChecked()`), and `close` leaving a PGlite the watchdog ended as after a crash.
+ */
+function onDisk(
+  db: Database,
+  dir: string,
+  disk: ReturnType<typeof diskOf>,
+  writesChecked: () => boolean,
+): Database {
+  const { guard } = disk;
+  return {
+    query: (sql, params) => guard(() => db.query(sql, params)),
+    exec: (sql) => guard(() => db.exec(sql)),
+    prepared: (sql, params) => guard(() => db.prepared(sql, params)),
+    async transaction(fn) {
+      if (writesChecked()) ensureRoomToWrite(dir);
+      return guard(() => db.transaction(fn));
+    },
+    // Closing checkpoints, which can wait for ever on a full disk like any write.
+    close: async () => {
+      if (!disk.stuck()) await guard(() => db.close());
+    },
+  };
+}
+
+/**
+ * Opens (creating and migrating when needed) an embedded store. Takes one to a few seconds. With
+ * `dataDir`, the directory is this process's until `close()` (`DataDirLockedError` while another
+ * live process holds it), and a full disk fails with `DiskFullError` rather than hanging.
+ */
 export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<LookupStore> {
-  const pg =
-    options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
-  return openSqlStore(
-    pgliteDatabase(pg),
-    options.cache === undefined ? {} : { cache: options.cache },
+  const sqlOptions = options.cache === undefined ? {} : { cache: options.cache };
+  const { dataDir } = options;
+  if (dataDir === undefined) return openSqlStore(pgliteDatabase(await PGlite.create()), sqlOptions);
+  const release = (() => {
+    try {
+      return lockDataDir(dataDir);
+    } catch (error) {
+      throw isDiskFull(error) ? new DiskFullError(dataDir, { cause: error }) : error;
+    }
+  })();
+  const disk = diskOf(dataDir);
+  let opened = false;
+  const db = onDisk(
+    pgliteDatabase(
+      await disk
+        .guard(() => PGlite.create(dataDir))
+        .catch(async (error: unknown) => {
+          await disk.stopWatching();
+          release();
+          // PGlite reports a disk too full to start as "failed to initialize properly".
+          if (error instanceof DiskFullError || freeBytes(dataDir) >= WRITE_RESERVE_BYTES)
+            throw error;
+          throw new DiskFullError(dataDir, { cause: error });
+        }),
+    ),
+    dataDir,
+    disk,
+    () => opened,
   );
+  let closing: Promise<void> | undefined;
+  const store = await openSqlStore(
+    {
+      ...db,
+      // Closed once, whether by the store or by a failed migration.
+      close: () => {
+        closing ??= db.close().finally(async () => {
+          await disk.stopWatching();
+          release();
+        });
+        return closing;
+      },
+    },
+    sqlOptions,
+  );
+  opened = true;
+  return store;
 }

@@ -1,6 +1,7 @@
 /** The PostgreSQL store: the same schema and queries as the embedded one, on a server, through pg. */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { LookupCoreError, StoreUnavailableError } from '../model/errors.js';
 import type { LookupStore } from '../model/types.js';
 import { type AnswerCacheOptions, cacheWanted } from './cache.js';
 import { listenForChanges } from './change-feed.js';
@@ -117,8 +118,32 @@ export function postgresDatabase(pool: pg.Pool, owned: boolean): Database {
   };
 }
 
-/** Opens a store on a PostgreSQL server, applying pending migrations. */
+/** What a user can do about a failure to open, from PostgreSQL's SQLSTATE. */
+function openReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '3D000') return `${message} (create it first, e.g. with createdb)`;
+  if (code === '28000' || code === '28P01')
+    return `${message} (check the user and password in the connection string, and pg_hba.conf)`;
+  return message;
+}
+
+/**
+ * Opens a store on a PostgreSQL server, applying pending migrations. Rejects with
+ * `StoreUnavailableError` saying why when the server refuses (unreachable, missing database,
+ * authentication), the driver's error kept as its `cause`.
+ */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<LookupStore> {
+  try {
+    return await openOn(options);
+  } catch (error) {
+    if (error instanceof LookupCoreError && !(error instanceof StoreUnavailableError)) throw error;
+    const cause = error instanceof StoreUnavailableError ? error.cause : error;
+    throw new StoreUnavailableError({ cause, reason: openReason(cause) });
+  }
+}
+
+async function openOn(options: PostgresStoreOptions): Promise<LookupStore> {
   const owned = 'connectionString' in options;
   const pool = owned
     ? new pg.Pool({

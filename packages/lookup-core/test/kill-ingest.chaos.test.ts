@@ -4,7 +4,8 @@
  * a data dir and on PostgreSQL. Nothing acknowledged is lost, nothing is counted twice.
  *
  * The kill is triggered by the command's own progress line (printed after each committed batch;
- * a preloaded module makes the command believe stderr is a terminal), not by a timer.
+ * a preloaded module makes the command believe stderr is a terminal), not by a timer. A SIGINT
+ * sent the same way stops it with exit 130, keeping what it reported committed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -93,22 +94,26 @@ function ingest(args: string[], preload: string[] = []): ChildProcess {
   });
 }
 
-/** Runs the ingest and SIGKILLs it once its progress line reports KILL_AFTER committed events. */
-async function killMidway(args: string[]): Promise<{ signal: string | null; reported: number }> {
+/** Runs the ingest and sends `signal` once its progress line reports KILL_AFTER committed events. */
+async function killMidway(
+  args: string[],
+  signal: 'SIGKILL' | 'SIGINT' = 'SIGKILL',
+): Promise<{ code: number | null; signal: string | null; reported: number }> {
   const child = ingest(args, [PRETEND_TTY]);
   let reported = 0;
   let stderr = '';
+  let sent = false;
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
     const counts = [...stderr.matchAll(/ (\d+) new, (\d+) unchanged, (\d+) replaced/g)].at(-1);
     if (counts === undefined) return;
     reported = Number(counts[1]) + Number(counts[2]) + Number(counts[3]);
-    if (reported >= KILL_AFTER && child.exitCode === null) child.kill('SIGKILL');
+    if (reported >= KILL_AFTER && child.exitCode === null && !sent) sent = child.kill(signal);
   });
-  const signal = await new Promise<string | null>((resolve) =>
-    child.on('close', (_, s) => resolve(s)),
+  const [code, ended] = await new Promise<[number | null, string | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])),
   );
-  return { signal, reported };
+  return { code, signal: ended, reported };
 }
 
 function runToEnd(args: string[]): Promise<{ code: number | null; stdout: string }> {
@@ -192,4 +197,25 @@ describe('SIGKILL in the middle of service-lookup ingest, then a re-run', () => 
       );
     });
   });
+});
+
+describe('SIGINT in the middle of service-lookup ingest', () => {
+  // The whole file is read and validated ahead of the batches; a SIGINT sent once they commit
+  // must still stop the command (it once went unseen until the end, and the command exited 0).
+  it('exits 130 and keeps every batch it reported committed', async () => {
+    const dataDir = join(dir, 'interrupted');
+    const interrupted = await killMidway([file, '--data-dir', dataDir], 'SIGINT');
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.reported).toBeGreaterThanOrEqual(KILL_AFTER);
+    const store = await openEmbeddedStore({ dataDir });
+    try {
+      // Ingesting the file again finds every reported event already stored.
+      const again = await store.ingest(readNdjson(file));
+      expect(again.unchanged + again.replaced).toBeGreaterThanOrEqual(interrupted.reported);
+      expect(again.ingested).toBeGreaterThan(0); // it stopped before the end of the file
+      expect(await snapshot(store)).toEqual(clean);
+    } finally {
+      await store.close();
+    }
+  }, 180_000);
 });
