@@ -9,7 +9,11 @@ export type LookupCoreErrorCode =
   /** Another process replaced an event while this ingest stored it; nothing of the batch is kept. */
   | 'ingest_conflict'
   /** The thread validating NDJSON lines for an ingest stopped. */
-  | 'validation_thread_stopped';
+  | 'validation_thread_stopped'
+  /** Ingest on a server that takes no writes (a hot standby) (`StoreReadOnlyError`). */
+  | 'store_read_only'
+  /** A read-only server's schema is not the one this version needs (`SchemaVersionError`). */
+  | 'schema_version';
 
 /** An error thrown by lookup-core, carrying a `code`. */
 export class LookupCoreError extends Error {
@@ -44,6 +48,29 @@ export class StoreClosedError extends LookupCoreError {
   /** The error a closed store's calls reject with. */
   constructor() {
     super('store_closed', 'The lookup store is closed');
+  }
+}
+
+/** Ingest asked of a server that takes no writes: a hot standby, or a read-only server. */
+export class StoreReadOnlyError extends LookupCoreError {
+  /** Always `'StoreReadOnlyError'`. */
+  override readonly name = 'StoreReadOnlyError';
+  /** `reason` says why the server takes no writes. */
+  constructor(reason: string) {
+    super('store_read_only', `cannot ingest: ${reason}; ingest on the primary`);
+  }
+}
+
+/**
+ * A read-only server (a hot standby) whose schema is missing or at another version: the store does
+ * not migrate there, it reads what the primary wrote.
+ */
+export class SchemaVersionError extends LookupCoreError {
+  /** Always `'SchemaVersionError'`. */
+  override readonly name = 'SchemaVersionError';
+  /** `message` says what the schema is and what to do. */
+  constructor(message: string) {
+    super('schema_version', message);
   }
 }
 

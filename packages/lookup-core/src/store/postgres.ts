@@ -1,9 +1,13 @@
 /** The PostgreSQL store: the same schema and queries as the embedded one, on a server, through pg. */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { isUnavailable } from '../model/errors.js';
 import type { LookupStore } from '../model/types.js';
 import { type AnswerCacheOptions, cacheWanted } from './cache.js';
 import { listenForChanges } from './change-feed.js';
+import { followChanges } from './change-log.js';
+import { parseDatabaseUrl, type ServerList } from './libpq-url.js';
+import { type ChosenServer, ServerFollower } from './server-list.js';
 import type { Database, Queryable, Transaction } from './sql/db.js';
 import { openSqlStore } from './sql/store.js';
 
@@ -13,21 +17,43 @@ import { openSqlStore } from './sql/store.js';
  */
 export type PostgresStoreOptions = (
   | {
-      /** A `postgres://` URL of the database. */
+      /**
+       * A `postgres://` URL of the database, libpq's multi-host form included:
+       * `postgres://user@h1:5432,h2:5432/db?target_session_attrs=read-write` tries the hosts in
+       * order and keeps the first that matches (`any`, `read-write`, `read-only`, `primary`,
+       * `standby`, `prefer-standby`, with libpq's meaning), and chooses again when it is lost.
+       * `pgbouncer=true` says a pooler in transaction mode is in between (no named prepared
+       * statements, no `LISTEN`).
+       */
       connectionString: string;
       /** Size of the store's pool (default 10, `pg`'s default). */
       maxConnections?: number;
+      /**
+       * Where lookups and the change log are read, when not from `connectionString`: a URL of
+       * the read replicas (a multi-host URL, say with `target_session_attrs=prefer-standby`).
+       * Ingest and migrations stay on `connectionString`.
+       */
+      readReplicas?: string;
     }
   | {
       /** A `pg` pool you own. */
       pool: pg.Pool;
+      /** Not with a pool of your own. */
+      readReplicas?: undefined;
     }
 ) & {
   /**
-   * The answer cache's bounds; `{ maxBytes: 0 }` turns it off. While it is on, the store listens
-   * for other processes' commits on a connection of its own (not one of the pool's).
+   * The answer cache's bounds; `{ maxBytes: 0 }` turns it off. While it is on, the store reads the
+   * change log other processes' ingest writes (and, on a single primary, listens for a wake-up).
    */
   cache?: AnswerCacheOptions;
+  /**
+   * Named prepared statements, each prepared once per connection (default true; false with
+   * `pgbouncer=true` in the URL). PgBouncer before 1.21 in transaction mode needs them off.
+   */
+  preparedStatements?: boolean;
+  /** A store reading from a standby is not ready past this replay lag (default 30 seconds). */
+  maxReplayLagSeconds?: number;
 };
 
 /**
@@ -44,16 +70,13 @@ function statementName(sql: string): string {
   return name;
 }
 
-/** `sql` as the named statement it is prepared as, with its parameters. */
-const statement = (sql: string, values: unknown[]) => ({
-  name: statementName(sql),
-  text: sql,
-  values,
-});
+/** `sql` as the named statement it is prepared as (or unnamed, when `named` is false). */
+const statement = (sql: string, values: unknown[], named: boolean) =>
+  named ? { name: statementName(sql), text: sql, values } : { text: sql, values };
 
-const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
+const queryable = (client: pg.Pool | pg.PoolClient, named: boolean): Queryable => ({
   query: async <Row>(sql: string, params: unknown[] = []) =>
-    (await client.query(statement(sql, params))).rows as Row[],
+    (await client.query(statement(sql, params, named))).rows as Row[],
   exec: async (sql: string) => {
     await client.query(sql);
   },
@@ -62,51 +85,32 @@ const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
 /** Every column as the server sent it: text, not parsed into numbers or dates. */
 const AS_TEXT = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
 
-const transactionOn = (client: pg.PoolClient): Transaction => ({
-  ...queryable(client),
+const transactionOn = (client: pg.PoolClient, named: boolean): Transaction => ({
+  ...queryable(client, named),
   queryText: async <Row>(sql: string, params: string[]) =>
-    (await client.query({ ...statement(sql, params), types: AS_TEXT })).rows as Row[],
+    (await client.query({ ...statement(sql, params, named), types: AS_TEXT })).rows as Row[],
 });
 
-/**
- * The store's database operations over `pool`: named statements, transactions on one client, and
- * `close` ending the pool when the store `owns` it (a pool passed in gets its own listeners back).
- */
-export function postgresDatabase(pool: pg.Pool, owned: boolean): Database {
+/** Where the store's queries go: one pool, or the pool of the server a list's choice settled on. */
+interface PoolSource {
+  current(): Promise<ChosenServer>;
+  /** `chosen` failed: choose again (a fixed pool stays). */
+  lost(chosen: ChosenServer): void;
+  stats(): { inUse: number; waiting: number };
+  close(): Promise<void>;
+}
+
+/** A pool that is the only server: never chosen again. */
+function fixedSource(pool: pg.Pool, owned: boolean): PoolSource {
   // An idle client losing its server (restart, failover) must not crash the process; the pool
   // drops that client and the next query connects afresh.
   const ignoreConnectionError = () => {};
-
   pool.on('error', ignoreConnectionError);
+  const chosen = Promise.resolve({ pool, server: 'pool' });
   return {
-    ...queryable(pool),
-    async transaction(fn) {
-      const client = await pool.connect();
-      // A connection dropped mid-transaction surfaces as the failing query's error, not as a crash.
-      client.on('error', ignoreConnectionError);
-      const release = (error?: Error) => {
-        client.off('error', ignoreConnectionError);
-        client.release(error);
-      };
-      try {
-        await client.query('BEGIN');
-        const result = await fn(transactionOn(client));
-        await client.query('COMMIT');
-        release();
-        return result;
-      } catch (error) {
-        // A broken connection is destroyed rather than returned to the pool.
-        const rollback = await client.query('ROLLBACK').then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        release(rollback instanceof Error ? rollback : undefined);
-        throw error;
-      }
-    },
-    prepared: async (sql, params) =>
-      (await pool.query<Array<string | null>>({ ...statement(sql, params), rowMode: 'array' }))
-        .rows,
+    current: () => chosen,
+    lost: () => {},
+    stats: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       // pool.end() resolves before its clients' sockets have closed; a server ending them in that
       // window (restart, DROP DATABASE ... WITH (FORCE)) must still not crash the process, so an
@@ -117,25 +121,154 @@ export function postgresDatabase(pool: pg.Pool, owned: boolean): Database {
   };
 }
 
-/** Opens a store on a PostgreSQL server, applying pending migrations. */
+/**
+ * A failure that means the server in use is gone, or is no longer what the list asked for (a
+ * write refused as read-only: SQLSTATE 25006, on a server demoted to standby).
+ */
+const serverLost = (error: unknown) =>
+  isUnavailable(error) || (error as { code?: unknown } | null)?.code === '25006';
+
+/** A transaction on one client of `pool`: committed when `fn` resolves, rolled back when it throws. */
+async function inTransaction<T>(
+  pool: pg.Pool,
+  named: boolean,
+  fn: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  // A connection dropped mid-transaction surfaces as the failing query's error, not as a crash.
+  const ignoreConnectionError = () => {};
+  client.on('error', ignoreConnectionError);
+  const release = (error?: Error) => {
+    client.off('error', ignoreConnectionError);
+    client.release(error);
+  };
+  try {
+    await client.query('BEGIN');
+    const result = await fn(transactionOn(client, named));
+    await client.query('COMMIT');
+    release();
+    return result;
+  } catch (error) {
+    // A broken connection is destroyed rather than returned to the pool.
+    const rollback = await client.query('ROLLBACK').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    release(rollback instanceof Error ? rollback : undefined);
+    throw error;
+  }
+}
+
+/**
+ * The store's database operations over `source`: statements (named, so prepared once per
+ * connection, unless `named` is false), transactions on one client. A server lost under a query
+ * is chosen again; a read is then tried once more, a transaction only when it had not begun.
+ */
+function sourceDatabase(source: PoolSource, named: boolean): Database {
+  const always = () => true;
+  const never = () => false;
+  async function on<T>(fn: (pool: pg.Pool) => Promise<T>, again: () => boolean): Promise<T> {
+    const chosen = await source.current();
+    try {
+      return await fn(chosen.pool);
+    } catch (error) {
+      if (!serverLost(error)) throw error;
+      source.lost(chosen);
+      if (!again()) throw error;
+      return fn((await source.current()).pool);
+    }
+  }
+  return {
+    query: (sql, params) => on((pool) => queryable(pool, named).query(sql, params), always),
+    exec: (sql) => on((pool) => queryable(pool, named).exec(sql), never),
+    transaction: (fn) => {
+      // Once begun, the work may have committed before the connection went: not sent again.
+      let begun = false;
+      return on(
+        (pool) =>
+          inTransaction(pool, named, (tx) => {
+            begun = true;
+            return fn(tx);
+          }),
+        () => !begun,
+      );
+    },
+    prepared: (sql, params) =>
+      on(
+        async (pool) =>
+          (
+            await pool.query<Array<string | null>>({
+              ...statement(sql, params, named),
+              rowMode: 'array',
+            })
+          ).rows,
+        always,
+      ),
+    close: () => source.close(),
+  };
+}
+
+/**
+ * The store's database operations over `pool`: named statements, transactions on one client, and
+ * `close` ending the pool when the store `owns` it (a pool passed in gets its own listeners back).
+ */
+export function postgresDatabase(pool: pg.Pool, owned: boolean): Database {
+  return sourceDatabase(fixedSource(pool, owned), true);
+}
+
+/** Where a URL points: one server as it is, or a list followed by `ServerFollower`. */
+function urlSource(url: string, max: number): { source: PoolSource; list: ServerList } {
+  const list = parseDatabaseUrl(url);
+  const options = { max, connectionTimeoutMillis: 5_000 };
+  const [only] = list.hosts;
+  if (list.hosts.length === 1 && only && list.targetSessionAttrs === 'any') {
+    const pool = new pg.Pool({ ...options, connectionString: list.urlFor(0) });
+    return { source: fixedSource(pool, true), list };
+  }
+  return { source: new ServerFollower(list, options), list };
+}
+
+/**
+ * Opens a store on a PostgreSQL server: on a primary, pending migrations are applied; on a hot
+ * standby (or any read-only server) the schema the primary wrote is checked instead, and ingest is
+ * refused.
+ */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<LookupStore> {
-  const owned = 'connectionString' in options;
-  const pool = owned
-    ? new pg.Pool({
-        connectionString: options.connectionString,
-        max: options.maxConnections ?? 10,
-        connectionTimeoutMillis: 5_000,
-      })
-    : options.pool;
-  const db = postgresDatabase(pool, owned);
-  const config: pg.ClientConfig = owned
-    ? { connectionString: options.connectionString, connectionTimeoutMillis: 5_000 }
-    : pool.options;
+  const max = 'connectionString' in options ? (options.maxConnections ?? 10) : 0;
+  const { source, list } =
+    'connectionString' in options
+      ? urlSource(options.connectionString, max)
+      : { source: fixedSource(options.pool, false), list: undefined };
+  const named = options.preparedStatements ?? list?.pgbouncer !== true;
+  const db = sourceDatabase(source, named);
+  const reads =
+    options.readReplicas === undefined
+      ? undefined
+      : sourceDatabase(urlSource(options.readReplicas, max).source, named);
   const { cache } = options;
-  const poolStats = () => ({
-    inUse: pool.totalCount - pool.idleCount,
-    waiting: pool.waitingCount,
-  });
-  if (!cacheWanted(cache)) return openSqlStore(db, { pool: poolStats });
-  return openSqlStore(db, { cache, feed: listenForChanges(config), pool: poolStats });
+  const pool = () => source.stats();
+  const storeOptions = {
+    pool,
+    ...(reads === undefined ? {} : { reads }),
+    maxReplayLagSeconds: options.maxReplayLagSeconds ?? 30,
+  };
+  if (!cacheWanted(cache)) return openSqlStore(db, storeOptions);
+  // LISTEN works on one primary that is not behind a pooler: there it wakes the change log's
+  // reader at once. Elsewhere the log is read every poll interval.
+  const listenTo =
+    list === undefined
+      ? 'pool' in options
+        ? options.pool.options
+        : undefined
+      : list.hosts.length === 1 && !list.pgbouncer
+        ? { connectionString: list.urlFor(0), connectionTimeoutMillis: 5_000 }
+        : undefined;
+  const feed = ({ readOnly }: { readOnly: boolean }) =>
+    followChanges(
+      reads ?? db,
+      listenTo === undefined || readOnly || reads !== undefined
+        ? {}
+        : { wakeUp: listenForChanges(listenTo) },
+    );
+  return openSqlStore(db, { ...storeOptions, cache, feed });
 }
