@@ -6,8 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeChange } from '../src/model/changes.js';
 import { openPostgresStore } from '../src/index.js';
+import { encodeChange } from '../src/model/changes.js';
 import type { StoreEvent } from '../src/store/change-feed.js';
 import { followChanges } from '../src/store/change-log.js';
 import { postgresDatabase } from '../src/store/postgres.js';
@@ -15,7 +15,8 @@ import { postgresDatabase } from '../src/store/postgres.js';
 const database = await createTestDatabase();
 afterAll(() => database.drop());
 
-const notice = (domain: string) => encodeChange({ workspace: 'default', domains: [domain], emails: [] });
+const notice = (domain: string) =>
+  encodeChange({ workspace: 'default', domains: [domain], emails: [] });
 const LOG = 'INSERT INTO service_lookup_changes (notice) VALUES ($1) RETURNING position::int';
 
 describe('the change log reader', requires(database.missing), () => {

@@ -9,9 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requires } from '@service/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStore, SchemaVersionError } from '../src/index.js';
-import { cliFromSource, PACKAGE } from './support/cli.js';
 import {
   type Bouncer,
   type Cluster,
@@ -20,7 +17,10 @@ import {
   startBouncer,
   startPrimary,
   startStandby,
-} from './support/cluster.js';
+} from '@service/test-support/cluster';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStore, SchemaVersionError } from '../src/index.js';
+import { cliFromSource, PACKAGE } from './support/cli.js';
 import { KEY, session } from './support/events.js';
 import { lookup, type Served, serve } from './support/serve.js';
 
@@ -37,14 +37,21 @@ afterAll(async () => {
 
 let files = 0;
 /** `service-lookup ingest` of `events` through `url`, as a process of its own. */
-async function ingest(url: string, events: object[]): Promise<{ code: number | null; output: string }> {
+async function ingest(
+  url: string,
+  events: object[],
+): Promise<{ code: number | null; output: string }> {
   const file = join(dir, `events-${++files}.ndjson`);
   await writeFile(file, `${events.map((e) => JSON.stringify(e)).join('\n')}\n`);
-  const child = spawn(process.execPath, [...cliFromSource(), 'ingest', file, '--database-url', url], {
-    cwd: PACKAGE,
-    env: { ...process.env, DATABASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...cliFromSource(), 'ingest', file, '--database-url', url],
+    {
+      cwd: PACKAGE,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));

@@ -36,7 +36,7 @@ export interface ChangeLogFeed extends ChangeFeed {
 }
 
 export interface ChangeLogOptions {
-  /** Polls of the log, in milliseconds (default 200). */
+  /** Polls of the log, in milliseconds (default 100). */
   pollMs?: number;
   /** Cached answers are trusted while the last poll sent is younger than this (default 1000). */
   maxStalenessMs?: number;
@@ -72,7 +72,7 @@ const MAX_BACKOFF_MS = 5_000;
 
 /** Reads the change log of `db` every `pollMs` (and when `wakeUp` hears something). */
 export function followChanges(db: Database, options: ChangeLogOptions = {}): ChangeLogFeed {
-  const pollMs = options.pollMs ?? 200;
+  const pollMs = options.pollMs ?? 100;
   const maxStalenessMs = options.maxStalenessMs ?? 1_000;
   const { wakeUp } = options;
   let emit: (event: StoreEvent) => void = () => {};

@@ -2,7 +2,8 @@
  * PostgreSQL clusters of a test's own: a primary (initdb), streaming standbys (pg_basebackup -R),
  * promotion, and PgBouncer in front, each on a free port in a temporary directory removed at the
  * end. The server binaries refuse to run as root, so they run as `postgres` (runuser) when the
- * test runs as root. `clusterMissing` says what is absent, for `requires()`.
+ * test runs as root. `clusterMissing` says what is absent, for `requires()`. Its own entry
+ * (`@service/test-support/cluster`): importing it looks for the binaries.
  */
 import { execFile, spawn } from 'node:child_process';
 import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -75,7 +76,7 @@ export class Cluster {
     this.port = port;
   }
 
-  /** `postgres://postgres@127.0.0.1:PORT/postgres`, or the host part alone with `hostOnly`. */
+  /** `postgres://postgres@127.0.0.1:PORT/postgres`, with `query` (`?...`) appended. */
   url(query = ''): string {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres${query}`;
   }
@@ -182,11 +183,13 @@ export async function startStandby(primary: Cluster): Promise<Cluster> {
 
 /** Waits until `standby` has replayed everything `primary` has written so far. */
 export async function caughtUp(primary: Cluster, standby: Cluster): Promise<void> {
-  const [{ lsn }] = await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+  const [written] = await primary.query<{ lsn: string }>(
+    'SELECT pg_current_wal_lsn()::text AS lsn',
+  );
   for (;;) {
     const [row] = await standby.query<{ done: boolean }>(
       'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done',
-      [lsn],
+      [written?.lsn],
     );
     if (row?.done) return;
     await sleep(20);
@@ -225,7 +228,6 @@ pidfile = ${join(dir, 'pid')}
 ignore_startup_parameters = extra_float_digits,options
 `,
   );
-  if (asRoot) await exec('sh', ['-c', `true`]);
   const [file, argv] = asPostgres(pgbouncerBin ?? 'pgbouncer', [ini]);
   if (asRoot) await run('chown', ['-R', 'postgres', dir]);
   const child = spawn(file, argv, { stdio: 'ignore' });
