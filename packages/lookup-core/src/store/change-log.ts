@@ -119,6 +119,8 @@ export function followChanges(db: Database, options: ChangeLogOptions = {}): Cha
       if (row !== undefined && !closed) apply(row, sentAt);
       backoffMs = pollMs;
     } catch {
+      // Not read: kept answers wait for the next poll that succeeds.
+      polledUpTo = Number.NEGATIVE_INFINITY;
       backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
     }
   }
@@ -144,7 +146,10 @@ export function followChanges(db: Database, options: ChangeLogOptions = {}): Cha
     start(listener) {
       emit = listener;
       wakeUp?.start((event) => {
-        if (!('reset' in event)) pollSoon();
+        // The wake-up lost its connection (or has it back): the server may be gone, so kept
+        // answers are not trusted until a poll succeeds again.
+        if ('reset' in event) polledUpTo = Number.NEGATIVE_INFINITY;
+        pollSoon();
       });
       pollSoon();
     },
