@@ -10,7 +10,7 @@ import { openPostgresStore } from '../src/index.js';
 import { encodeChange } from '../src/model/changes.js';
 import type { StoreEvent } from '../src/store/change-feed.js';
 import { followChanges } from '../src/store/change-log.js';
-import { postgresDatabase } from '../src/store/postgres.js';
+import { postgresDatabase } from '../src/store/pg-database.js';
 
 const database = await createTestDatabase();
 afterAll(() => database.drop());

@@ -82,6 +82,8 @@ export function followChanges(db: Database, options: ChangeLogOptions = {}): Cha
   const emitted = new Map<string, bigint>();
   let server: string | undefined;
   let polledUpTo = Number.NEGATIVE_INFINITY;
+  /** Set when the server may be gone (a failed poll, the wake-up's connection lost) until a poll succeeds. */
+  let doubted = false;
   let state: ChangeLogState = { position: null, replayLagSeconds: null };
   let timer: NodeJS.Timeout | undefined;
   let backoffMs = pollMs;
@@ -109,6 +111,7 @@ export function followChanges(db: Database, options: ChangeLogOptions = {}): Cha
     for (const [position, xid] of emitted) if (xid < (horizon as bigint)) emitted.delete(position);
     server = row.server;
     polledUpTo = sentAt;
+    doubted = false;
     state = { ...state, replayLagSeconds: row.lag === null ? null : Number(row.lag) };
   }
 
@@ -120,7 +123,7 @@ export function followChanges(db: Database, options: ChangeLogOptions = {}): Cha
       backoffMs = pollMs;
     } catch {
       // Not read: kept answers wait for the next poll that succeeds.
-      polledUpTo = Number.NEGATIVE_INFINITY;
+      doubted = true;
       backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
     }
   }
@@ -148,12 +151,12 @@ export function followChanges(db: Database, options: ChangeLogOptions = {}): Cha
       wakeUp?.start((event) => {
         // The wake-up lost its connection (or has it back): the server may be gone, so kept
         // answers are not trusted until a poll succeeds again.
-        if ('reset' in event) polledUpTo = Number.NEGATIVE_INFINITY;
+        if ('reset' in event) doubted = true;
         pollSoon();
       });
       pollSoon();
     },
-    fresh: () => performance.now() - polledUpTo < maxStalenessMs,
+    fresh: () => !doubted && performance.now() - polledUpTo < maxStalenessMs,
     listening: () => wakeUp?.listening() ?? false,
     woken: () => wakeUp !== undefined,
     heardAgoMs: () =>
