@@ -154,6 +154,41 @@ describe('a primary and a hot standby', requires(clusterMissing), () => {
     expect(metrics).toMatch(/service_lookup_change_log_position [1-9]/);
   }, 60_000);
 
+  it('/readyz turns 503 while the standby replays behind --max-replay-lag (0 here), and 200 once it caught up', async () => {
+    const served = await serve([
+      ...['--database-url', standby.url(), '--key', KEY],
+      '--max-replay-lag',
+      '0',
+    ]);
+    servers.push(served);
+    const readyz = async () => {
+      const response = await fetch(`${served.origin}/readyz`);
+      return { status: response.status, body: await response.json() };
+    };
+    /** Polls /readyz until it answers `status` (at most 20 s). */
+    const until = async (status: number) => {
+      for (let waited = 0; ; waited += 50) {
+        const answer = await readyz();
+        if (answer.status === status) return answer.body;
+        if (waited > 20_000) throw new Error(`/readyz still ${JSON.stringify(answer)}`);
+        await sleep(50);
+      }
+    };
+    expect((await until(200)).checks.replayLagSeconds).toBe(0);
+    await standby.query('SELECT pg_wal_replay_pause()');
+    try {
+      // Received, not replayed: any lag is past a bound of 0.
+      await ingested(primary.url(), [visit('lag-1', 'lag.io')]);
+      const behind = await until(503);
+      expect(behind).toMatchObject({ status: 'not ready', checks: { store: 'ok' } });
+      expect(behind.checks.replayLagSeconds).toBeGreaterThan(0);
+    } finally {
+      await standby.query('SELECT pg_wal_replay_resume()');
+    }
+    expect((await until(200)).checks.replayLagSeconds).toBe(0);
+    expect(await sessionsAt(served.origin, 'lag.io')).toBe(1);
+  }, 60_000);
+
   it('ingest through host1,host2 with target_session_attrs=read-write finds the primary whichever comes first', async () => {
     for (const hosts of [
       [standby.host, primary.host],
