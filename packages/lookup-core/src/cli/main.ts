@@ -164,6 +164,9 @@ function storeChoice(
       shown: `PostgreSQL at ${shown}, from ${origin}`,
     };
   }
+  for (const flag of ['read-replicas', 'max-replay-lag'] as const)
+    if (values[flag] !== undefined)
+      throw new UsageError(`--${flag} needs a PostgreSQL store (--database-url or DATABASE_URL)`);
   return {
     open: () => openEmbeddedStore(dataDir === undefined ? { cache } : { dataDir, cache }),
     shown: dataDir === undefined ? 'embedded, in memory' : `embedded, in ${dataDir}`,
