@@ -38,11 +38,14 @@ export {
   DiskFullError,
   LookupCoreError,
   type LookupCoreErrorCode,
+  SchemaVersionError,
   StoreClosedError,
+  StoreReadOnlyError,
   StoreUnavailableError,
 } from './model/errors.js';
 export { normalizeDomain, normalizeEmail } from './model/normalize.js';
 export type * from './model/types.js';
 export type { AnswerCacheOptions } from './store/cache.js';
 export { type EmbeddedStoreOptions, openEmbeddedStore } from './store/embedded.js';
+export type { TargetSessionAttrs } from './store/libpq-url.js';
 export { openPostgresStore, type PostgresStoreOptions } from './store/postgres.js';

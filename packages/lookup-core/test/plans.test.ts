@@ -10,7 +10,7 @@ import { createTestDatabase, requires } from '@service/test-support';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgliteDatabase } from '../src/store/embedded.js';
-import { postgresDatabase } from '../src/store/postgres.js';
+import { postgresDatabase } from '../src/store/pg-database.js';
 import type { Database } from '../src/store/sql/db.js';
 import { openSqlStore } from '../src/store/sql/store.js';
 import { session } from './support/events.js';

@@ -99,6 +99,30 @@ describe('usage errors for a database URL', () => {
       /--header-timeout must be a number of seconds/,
     ],
     ['a zero body timeout', ['--body-timeout', '0'], {}, /--body-timeout must be a number/],
+    [
+      'a target_session_attrs libpq does not have',
+      ['--database-url', 'postgres://u:pw@h1,h2/db?target_session_attrs=master'],
+      {},
+      /--database-url has target_session_attrs=master, not one of any, read-write, read-only, primary, standby, prefer-standby/,
+    ],
+    [
+      '--read-replicas "not a url"',
+      ['--database-url', 'postgres://u@h/db', '--read-replicas', 'not a url'],
+      {},
+      /--read-replicas is not a URL/,
+    ],
+    [
+      '--max-replay-lag that is no number of seconds',
+      ['--database-url', 'postgres://u@h/db', '--max-replay-lag', 'soon'],
+      {},
+      /--max-replay-lag must be a number of seconds, got "soon"/,
+    ],
+    [
+      '--read-replicas on the embedded store',
+      ['--read-replicas', 'postgres://u@r/db'],
+      {},
+      /--read-replicas needs a PostgreSQL store \(--database-url or DATABASE_URL\)/,
+    ],
   ])('%s: exit 2, one clear line', async (_, args, env, message) => {
     const result = await run(['serve', '--key', KEY, ...args], env);
     expect(result.code).toBe(2);

@@ -32,6 +32,7 @@ import { KeysFileError, readKeysFile } from './keys-file.js';
 const HELP = `Usage:
   service-lookup serve [--host 127.0.0.1] [--port 8787] [--events FILE.ndjson ...]
                        [--keys-file PATH] [--data-dir DIR | --database-url URL]
+                       [--read-replicas URL] [--max-replay-lag SECONDS]
                        [--rejects FILE] [--max-line-bytes N] [--max-future-skew SECONDS]
                        [--batch-size N]
                        [--cache-mb MB]
@@ -52,7 +53,13 @@ Options:
   --key KEY[=WORKSPACE] a key on the command line, for tests: every local user sees it in ps
   --data-dir DIR        persist the embedded store in DIR (default: in memory)
   --database-url URL    use a PostgreSQL server instead of the embedded store (default:
-                        DATABASE_URL when set and --data-dir is not given)
+                        DATABASE_URL when set and --data-dir is not given); libpq's multi-host
+                        form follows a failover: postgres://u@h1,h2/db?target_session_attrs=read-write
+                        (pgbouncer=true behind PgBouncer in transaction mode)
+  --read-replicas URL   serve lookups from these servers (a multi-host URL, say with
+                        target_session_attrs=prefer-standby); ingest stays on --database-url
+  --max-replay-lag S    not ready (503 on /readyz) while the standby read from replays more than
+                        S seconds behind its primary (default 30)
   --header-timeout S    longest a client may take to send a request's headers (default 10)
   --body-timeout S      longest a client may take to send a request's body (default 10)
   --rate-limit N        lookups per second allowed to each key, more get 429 (default: no limit)
@@ -87,6 +94,8 @@ const OPTIONS = {
   'keys-file': { type: 'string' },
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
+  'read-replicas': { type: 'string' },
+  'max-replay-lag': { type: 'string' },
   ...INGEST_FLAGS,
   'cache-mb': { type: 'string' },
   'header-timeout': { type: 'string' },
@@ -150,14 +159,37 @@ function storeChoice(
     } catch (error) {
       throw new UsageError(`${origin} ${(error as Error).message}`);
     }
+    const servers = postgresServers(values);
     return {
-      open: () => openPostgresStore({ connectionString, cache }),
+      open: () => openPostgresStore({ connectionString, cache, ...servers }),
       shown: `PostgreSQL at ${shown}, from ${origin}`,
     };
   }
+  for (const flag of ['read-replicas', 'max-replay-lag'] as const)
+    if (values[flag] !== undefined)
+      throw new UsageError(`--${flag} needs a PostgreSQL store (--database-url or DATABASE_URL)`);
   return {
     open: () => openEmbeddedStore(dataDir === undefined ? { cache } : { dataDir, cache }),
     shown: dataDir === undefined ? 'embedded, in memory' : `embedded, in ${dataDir}`,
+  };
+}
+
+/** `--read-replicas` and `--max-replay-lag`, checked. */
+function postgresServers(values: Values): { readReplicas?: string; maxReplayLagSeconds?: number } {
+  const replicas = values['read-replicas'];
+  const lag = values['max-replay-lag'];
+  if (replicas !== undefined) {
+    try {
+      shownDatabaseUrl(replicas);
+    } catch (error) {
+      throw new UsageError(`--read-replicas ${(error as Error).message}`);
+    }
+  }
+  if (lag !== undefined && !/^\d+(\.\d+)?$/.test(lag))
+    throw new UsageError(`--max-replay-lag must be a number of seconds, got "${lag}"`);
+  return {
+    ...(replicas === undefined ? {} : { readReplicas: replicas }),
+    ...(lag === undefined ? {} : { maxReplayLagSeconds: Number(lag) }),
   };
 }
 

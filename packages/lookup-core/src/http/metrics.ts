@@ -21,6 +21,8 @@ export const METRIC_NAMES = [
   'service_lookup_cache_bytes',
   'service_lookup_change_feed_listening',
   'service_lookup_change_feed_last_heard_seconds',
+  'service_lookup_change_log_position',
+  'service_lookup_replay_lag_seconds',
   'service_lookup_pool_connections_in_use',
   'service_lookup_pool_waiting',
   'service_lookup_ingest_events_total',
@@ -113,6 +115,16 @@ function registerStoreMetrics(registers: Registry[], store: LookupStore): void {
     'service_lookup_change_feed_last_heard_seconds',
     'Seconds since the change feed last confirmed it heard every commit',
     (s) => s.changeFeed?.lastHeardSeconds,
+  );
+  gauge(
+    'service_lookup_change_log_position',
+    'Highest change log position this server has read (absent without a feed or before a row)',
+    (s) => s.changeLog?.position,
+  );
+  gauge(
+    'service_lookup_replay_lag_seconds',
+    'Seconds the standby read from replays behind its primary, 0 when caught up (absent on a primary)',
+    (s) => s.changeLog?.replayLagSeconds,
   );
   gauge(
     'service_lookup_pool_connections_in_use',

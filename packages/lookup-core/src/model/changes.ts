@@ -1,6 +1,7 @@
 /**
  * What a committed ingest batch changed, as told to lookup servers: in-process through
- * `IngestOptions.onCommitted`, across processes through PostgreSQL `NOTIFY` on `CHANGES_CHANNEL`.
+ * `IngestOptions.onCommitted`, across processes through PostgreSQL's change log
+ * (`service_lookup_changes`, one row per notice) and, as a wake-up, `NOTIFY` on `CHANGES_CHANNEL`.
  * A notice names exactly the companies (domains) and contacts (emails) whose answers may differ.
  */
 

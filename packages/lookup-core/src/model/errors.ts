@@ -13,7 +13,11 @@ export type LookupCoreErrorCode =
   /** Another running process holds the embedded store's data directory (`DataDirLockedError`). */
   | 'data_dir_locked'
   /** The embedded store's disk is full: its writes fail (`DiskFullError`). */
-  | 'disk_full';
+  | 'disk_full'
+  /** Ingest on a server that takes no writes (a hot standby) (`StoreReadOnlyError`). */
+  | 'store_read_only'
+  /** A read-only server's schema is not the one this version needs (`SchemaVersionError`). */
+  | 'schema_version';
 
 /** An error thrown by lookup-core, carrying a `code`. */
 export class LookupCoreError extends Error {
@@ -135,4 +139,27 @@ export function isUnavailable(error: unknown): boolean {
   return /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed/i.test(
     error.message,
   );
+}
+
+/** Ingest asked of a server that takes no writes: a hot standby, or a read-only server. */
+export class StoreReadOnlyError extends LookupCoreError {
+  /** Always `'StoreReadOnlyError'`. */
+  override readonly name = 'StoreReadOnlyError';
+  /** `reason` says why the server takes no writes. */
+  constructor(reason: string) {
+    super('store_read_only', `cannot ingest: ${reason}; ingest on the primary`);
+  }
+}
+
+/**
+ * A read-only server (a hot standby) whose schema is missing or at another version: the store does
+ * not migrate there, it reads what the primary wrote.
+ */
+export class SchemaVersionError extends LookupCoreError {
+  /** Always `'SchemaVersionError'`. */
+  override readonly name = 'SchemaVersionError';
+  /** `message` says what the schema is and what to do. */
+  constructor(message: string) {
+    super('schema_version', message);
+  }
 }

@@ -135,8 +135,9 @@ export interface LookupStore {
   readAggregates(options?: { workspace?: string }): AsyncIterable<ObservedCompany>;
   /**
    * Calls `listener` with every committed change the store learns of (its own ingest, and on
-   * PostgreSQL other processes' through `LISTEN`), and with `{ reset: true }` when it may have
-   * missed some (its notification connection dropped or came back). Returns the unsubscribe.
+   * PostgreSQL other processes' through the change log), and with `{ reset: true }` when what it
+   * kept may no longer hold (its first read of the log, another server after a failover, a pause
+   * longer than the log keeps rows). Returns the unsubscribe.
    */
   watch?(listener: (event: ChangeNotice | { reset: true }) => void): () => void;
   /** Whether the store can answer now (what `GET /readyz` reports). */
@@ -155,8 +156,17 @@ export interface StoreReadiness {
   store: 'ok' | 'unavailable';
   /** Every migration this version knows of is applied. */
   migrations: 'current' | 'behind' | 'unknown';
-  /** PostgreSQL with a cache: whether the change feed listens; `none` where there is no feed. */
-  changeFeed: 'listening' | 'not listening' | 'none';
+  /**
+   * PostgreSQL with a cache: whether other processes' changes are heard: `listening` (a primary,
+   * woken by `LISTEN`), `polling` (the change log read on a standby or through a pooler), `not
+   * listening` (neither works now); `none` where there is no feed.
+   */
+  changeFeed: 'listening' | 'polling' | 'not listening' | 'none';
+  /**
+   * On a standby: how many seconds its replay is behind the primary (0 when caught up). Past the
+   * store's bound (`maxReplayLagSeconds`) the store is not ready. Absent on a primary.
+   */
+  replayLagSeconds?: number;
 }
 
 /** Running counts of a store, as `LookupStore.stats` gives them to the metrics. */
@@ -165,6 +175,11 @@ export interface StoreStats {
   cache: { hits: number; misses: number; evictions: number; entries: number; bytes: number };
   /** Absent without a change feed. */
   changeFeed?: { listening: boolean; lastHeardSeconds: number | null };
+  /**
+   * The change log as read (absent without a change feed): the highest position read, and the
+   * replay lag of the server read from (`null` on a primary).
+   */
+  changeLog?: { position: number | null; replayLagSeconds: number | null };
   /** Absent on the embedded store. */
   pool?: { inUse: number; waiting: number };
   /** Events by outcome, over every ingest this store ran. */

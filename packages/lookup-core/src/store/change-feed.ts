@@ -1,5 +1,7 @@
 /**
  * Commits made by other processes, heard through PostgreSQL `LISTEN` on a connection of its own.
+ * The store uses it only to wake the change log's reader (`change-log.ts`), which is what the cache
+ * trusts; `StoreEvent` and the `ChangeFeed` interface are shared by both.
  *
  * The feed says whether what it has heard is fresh: every `heartbeatMs` it runs `SELECT 1` on the
  * listening connection, and PostgreSQL sends a session the notifications of every commit it could

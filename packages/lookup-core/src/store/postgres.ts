@@ -1,11 +1,13 @@
 /** The PostgreSQL store: the same schema and queries as the embedded one, on a server, through pg. */
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { LookupCoreError, StoreUnavailableError } from '../model/errors.js';
 import type { LookupStore } from '../model/types.js';
 import { type AnswerCacheOptions, cacheWanted } from './cache.js';
 import { listenForChanges } from './change-feed.js';
-import type { Database, Queryable, Transaction } from './sql/db.js';
+import { followChanges } from './change-log.js';
+import { parseDatabaseUrl, type ServerList } from './libpq-url.js';
+import { fixedSource, type PoolSource, sourceDatabase } from './pg-database.js';
+import { ServerFollower } from './server-list.js';
 import { openSqlStore } from './sql/store.js';
 
 /**
@@ -14,108 +16,79 @@ import { openSqlStore } from './sql/store.js';
  */
 export type PostgresStoreOptions = (
   | {
-      /** A `postgres://` URL of the database. */
+      /**
+       * A `postgres://` URL of the database, libpq's multi-host form included:
+       * `postgres://user@h1:5432,h2:5432/db?target_session_attrs=read-write` tries the hosts in
+       * order and keeps the first that matches (`any`, `read-write`, `read-only`, `primary`,
+       * `standby`, `prefer-standby`, with libpq's meaning), and chooses again when it is lost.
+       * `pgbouncer=true` says a pooler in transaction mode is in between (no named prepared
+       * statements, no `LISTEN`).
+       */
       connectionString: string;
       /** Size of the store's pool (default 10, `pg`'s default). */
       maxConnections?: number;
+      /**
+       * Where lookups and the change log are read, when not from `connectionString`: a URL of
+       * the read replicas (a multi-host URL, say with `target_session_attrs=prefer-standby`).
+       * Ingest and migrations stay on `connectionString`.
+       */
+      readReplicas?: string;
     }
   | {
       /** A `pg` pool you own. */
       pool: pg.Pool;
+      /** Not with a pool of your own. */
+      readReplicas?: undefined;
     }
 ) & {
   /**
-   * The answer cache's bounds; `{ maxBytes: 0 }` turns it off. While it is on, the store listens
-   * for other processes' commits on a connection of its own (not one of the pool's).
+   * The answer cache's bounds; `{ maxBytes: 0 }` turns it off. While it is on, the store reads the
+   * change log other processes' ingest writes (and, on a single primary, listens for a wake-up).
    */
   cache?: AnswerCacheOptions;
+  /**
+   * Named prepared statements, each prepared once per connection (default true; false with
+   * `pgbouncer=true` in the URL). PgBouncer before 1.21 in transaction mode needs them off.
+   */
+  preparedStatements?: boolean;
+  /** A store reading from a standby is not ready past this replay lag (default 30 seconds). */
+  maxReplayLagSeconds?: number;
 };
 
-/**
- * Every statement of the store is a constant string, so each is prepared once per connection under
- * a name derived from its text and then only bound and executed: no re-parsing, no re-planning.
- */
-const statementNames = new Map<string, string>();
-function statementName(sql: string): string {
-  let name = statementNames.get(sql);
-  if (name === undefined) {
-    name = `service_lookup_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
-    statementNames.set(sql, name);
+/** Where a URL points: one server as it is, or a list followed by `ServerFollower`. */
+function urlSource(
+  url: string,
+  max: number,
+  what: string,
+): { source: PoolSource; list: ServerList } {
+  let list: ServerList;
+  try {
+    list = parseDatabaseUrl(url);
+  } catch (error) {
+    throw new TypeError(`${what} ${(error as Error).message}`);
   }
-  return name;
+  const options = { max, connectionTimeoutMillis: 5_000 };
+  if (list.hosts.length === 1 && list.targetSessionAttrs === 'any') {
+    const pool = new pg.Pool({ ...options, connectionString: list.urlFor(0) });
+    return { source: fixedSource(pool, true), list };
+  }
+  return { source: new ServerFollower(list, options), list };
 }
 
-/** `sql` as the named statement it is prepared as, with its parameters. */
-const statement = (sql: string, values: unknown[]) => ({
-  name: statementName(sql),
-  text: sql,
-  values,
-});
-
-const queryable = (client: pg.Pool | pg.PoolClient): Queryable => ({
-  query: async <Row>(sql: string, params: unknown[] = []) =>
-    (await client.query(statement(sql, params))).rows as Row[],
-  exec: async (sql: string) => {
-    await client.query(sql);
-  },
-});
-
-/** Every column as the server sent it: text, not parsed into numbers or dates. */
-const AS_TEXT = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
-
-const transactionOn = (client: pg.PoolClient): Transaction => ({
-  ...queryable(client),
-  queryText: async <Row>(sql: string, params: string[]) =>
-    (await client.query({ ...statement(sql, params), types: AS_TEXT })).rows as Row[],
-});
+/** The statements of `source`: named unless turned off, or unless the URL says `pgbouncer=true`. */
+const databaseOf = (
+  { source, list }: { source: PoolSource; list: ServerList | undefined },
+  preparedStatements: boolean | undefined,
+) => sourceDatabase(source, preparedStatements ?? list?.pgbouncer !== true);
 
 /**
- * The store's database operations over `pool`: named statements, transactions on one client, and
- * `close` ending the pool when the store `owns` it (a pool passed in gets its own listeners back).
+ * Where `LISTEN` can wake the change log's reader at once: one server reached directly (not
+ * through a pooler, which keeps no session); `undefined` elsewhere, where the log is polled.
  */
-export function postgresDatabase(pool: pg.Pool, owned: boolean): Database {
-  // An idle client losing its server (restart, failover) must not crash the process; the pool
-  // drops that client and the next query connects afresh.
-  const ignoreConnectionError = () => {};
-
-  pool.on('error', ignoreConnectionError);
-  return {
-    ...queryable(pool),
-    async transaction(fn) {
-      const client = await pool.connect();
-      // A connection dropped mid-transaction surfaces as the failing query's error, not as a crash.
-      client.on('error', ignoreConnectionError);
-      const release = (error?: Error) => {
-        client.off('error', ignoreConnectionError);
-        client.release(error);
-      };
-      try {
-        await client.query('BEGIN');
-        const result = await fn(transactionOn(client));
-        await client.query('COMMIT');
-        release();
-        return result;
-      } catch (error) {
-        // A broken connection is destroyed rather than returned to the pool.
-        const rollback = await client.query('ROLLBACK').then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        release(rollback instanceof Error ? rollback : undefined);
-        throw error;
-      }
-    },
-    prepared: async (sql, params) =>
-      (await pool.query<Array<string | null>>({ ...statement(sql, params), rowMode: 'array' }))
-        .rows,
-    close: async () => {
-      // pool.end() resolves before its clients' sockets have closed; a server ending them in that
-      // window (restart, DROP DATABASE ... WITH (FORCE)) must still not crash the process, so an
-      // owned pool keeps ignoring errors. A pool you passed in gets its own listeners back.
-      if (owned) await pool.end();
-      else pool.off('error', ignoreConnectionError);
-    },
-  };
+function listenTarget(options: PostgresStoreOptions, list: ServerList | undefined) {
+  if ('pool' in options) return options.pool.options;
+  if (list === undefined || list.hosts.length !== 1 || list.pgbouncer) return undefined;
+  return { connectionString: list.urlFor(0), connectionTimeoutMillis: 5_000 };
 }
 
 /** What a user can do about a failure to open, from PostgreSQL's SQLSTATE. */
@@ -129,14 +102,16 @@ function openReason(error: unknown): string {
 }
 
 /**
- * Opens a store on a PostgreSQL server, applying pending migrations. Rejects with
- * `StoreUnavailableError` saying why when the server refuses (unreachable, missing database,
- * authentication), the driver's error kept as its `cause`.
+ * Opens a store on a PostgreSQL server: on a primary, pending migrations are applied; on a hot
+ * standby (or any read-only server) the schema the primary wrote is checked instead, and ingest is
+ * refused. Rejects with `StoreUnavailableError` saying why when the server refuses (unreachable,
+ * missing database, authentication), the driver's error kept as its `cause`.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<LookupStore> {
   try {
     return await openOn(options);
   } catch (error) {
+    if (error instanceof TypeError) throw error; // a malformed URL is the caller's mistake
     if (error instanceof LookupCoreError && !(error instanceof StoreUnavailableError)) throw error;
     const cause = error instanceof StoreUnavailableError ? error.cause : error;
     throw new StoreUnavailableError({ cause, reason: openReason(cause) });
@@ -144,23 +119,32 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 }
 
 async function openOn(options: PostgresStoreOptions): Promise<LookupStore> {
-  const owned = 'connectionString' in options;
-  const pool = owned
-    ? new pg.Pool({
-        connectionString: options.connectionString,
-        max: options.maxConnections ?? 10,
-        connectionTimeoutMillis: 5_000,
-      })
-    : options.pool;
-  const db = postgresDatabase(pool, owned);
-  const config: pg.ClientConfig = owned
-    ? { connectionString: options.connectionString, connectionTimeoutMillis: 5_000 }
-    : pool.options;
+  const max = 'connectionString' in options ? (options.maxConnections ?? 10) : 0;
+  const writes =
+    'connectionString' in options
+      ? urlSource(options.connectionString, max, 'the database URL')
+      : { source: fixedSource(options.pool, false), list: undefined };
+  const db = databaseOf(writes, options.preparedStatements);
+  const reads =
+    options.readReplicas === undefined
+      ? undefined
+      : databaseOf(
+          urlSource(options.readReplicas, max, 'the read replicas URL'),
+          options.preparedStatements,
+        );
   const { cache } = options;
-  const poolStats = () => ({
-    inUse: pool.totalCount - pool.idleCount,
-    waiting: pool.waitingCount,
-  });
-  if (!cacheWanted(cache)) return openSqlStore(db, { pool: poolStats });
-  return openSqlStore(db, { cache, feed: listenForChanges(config), pool: poolStats });
+  const storeOptions = {
+    pool: () => writes.source.stats(),
+    ...(reads === undefined ? {} : { reads }),
+    maxReplayLagSeconds: options.maxReplayLagSeconds ?? 30,
+  };
+  if (!cacheWanted(cache)) return openSqlStore(db, storeOptions);
+  const listenTo = reads === undefined ? listenTarget(options, writes.list) : undefined;
+  // On a standby LISTEN is refused: the log is polled there.
+  const feed = ({ readOnly }: { readOnly: boolean }) =>
+    followChanges(
+      reads ?? db,
+      listenTo === undefined || readOnly ? {} : { wakeUp: listenForChanges(listenTo) },
+    );
+  return openSqlStore(db, { ...storeOptions, cache, feed });
 }

@@ -3,7 +3,8 @@
  * keyed by workspace first, so data can be distributed by that column and no query crosses tenants.
  * Append new migrations; never edit one that has shipped.
  */
-import type { Database } from './db.js';
+import { SchemaVersionError } from '../../model/errors.js';
+import type { Database, Queryable } from './db.js';
 
 /** The activity columns companies and contacts share, as of migration 1 (frozen with it). */
 const ACTIVITY_V1 = `sessions bigint NOT NULL, active_seconds bigint NOT NULL, page_views bigint NOT NULL,
@@ -151,6 +152,19 @@ CREATE FUNCTION svc_intent(integer) RETURNS text LANGUAGE sql IMMUTABLE AS
     sql: `CREATE OR REPLACE FUNCTION svc_iso(timestamptz) RETURNS text LANGUAGE sql STABLE AS
   $$ SELECT to_char($1 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;`,
   },
+  {
+    version: 7,
+    // The change log: what each ingest batch changed, written in its transaction, read by every
+    // server's cache on whatever server it reads from (store/change-log.ts). `xid` is the writing
+    // transaction's, so a reader knows when every row below a point has committed.
+    sql: `CREATE TABLE service_lookup_changes (
+  position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  logged_at timestamptz NOT NULL DEFAULT now(),
+  notice text NOT NULL
+);
+CREATE INDEX service_lookup_changes_by_xid ON service_lookup_changes (xid);`,
+  },
 ];
 
 /** The version of the last migration: a database recording it is current. */
@@ -174,4 +188,34 @@ export async function migrate(db: Database): Promise<void> {
       await tx.query('INSERT INTO service_lookup_migrations (version) VALUES ($1)', [m.version]);
     }
   });
+}
+
+/**
+ * On a server that takes no writes (a hot standby), where nothing can be migrated: checks that the
+ * schema the primary wrote is the one this version needs, saying what to do when it is not.
+ */
+export async function checkSchema(db: Queryable): Promise<void> {
+  let version: number;
+  try {
+    const rows = await db.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM service_lookup_migrations',
+    );
+    version = Number(rows[0]?.version ?? 0);
+  } catch (error) {
+    // 42P01 undefined_table: nothing ever migrated this database.
+    if ((error as { code?: unknown }).code !== '42P01') throw error;
+    version = 0;
+  }
+  if (version === 0)
+    throw new SchemaVersionError(
+      'the server is read-only and its primary was never migrated: open the store on the primary once (service-lookup ingest or serve there), then here',
+    );
+  if (version < LATEST_MIGRATION)
+    throw new SchemaVersionError(
+      `the server is read-only and its primary's schema is at version ${version}, this version needs ${LATEST_MIGRATION}: open the store on the primary with this version first, which migrates it`,
+    );
+  if (version > LATEST_MIGRATION)
+    throw new SchemaVersionError(
+      `the server is read-only and its primary's schema is at version ${version}, newer than this version knows (${LATEST_MIGRATION}): upgrade @service/lookup-core here`,
+    );
 }

@@ -1,6 +1,11 @@
 /** The one SQL implementation of `LookupStore`, over any `Database` (PGlite or pg). */
 
-import { isUnavailable, StoreClosedError, StoreUnavailableError } from '../../model/errors.js';
+import {
+  isUnavailable,
+  StoreClosedError,
+  StoreReadOnlyError,
+  StoreUnavailableError,
+} from '../../model/errors.js';
 import type {
   LookupQuery,
   LookupResult,
@@ -10,11 +15,12 @@ import type {
 } from '../../model/types.js';
 import { AnswerCache, type AnswerCacheOptions, cacheWanted } from '../cache.js';
 import type { ChangeFeed, StoreEvent } from '../change-feed.js';
+import type { ChangeLogFeed } from '../change-log.js';
 import { readAggregates } from './aggregates.js';
 import type { Database } from './db.js';
 import { ingestEvents } from './ingest.js';
 import { lookupAnswer } from './lookup.js';
-import { LATEST_MIGRATION, migrate } from './migrations.js';
+import { checkSchema, LATEST_MIGRATION, migrate } from './migrations.js';
 
 const UTF8 = new TextDecoder();
 
@@ -31,10 +37,37 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
 export interface SqlStoreOptions {
   /** Keep answers, within these bounds (see `AnswerCache`); none are kept without it. */
   cache?: AnswerCacheOptions;
-  /** Commits of other processes (PostgreSQL `LISTEN`); without one, only this process writes. */
-  feed?: ChangeFeed;
+  /**
+   * Commits of other processes (the PostgreSQL change log), made once the server's role is known;
+   * without one, only this process writes.
+   */
+  feed?: (server: ServerRole) => ChangeLogFeed;
   /** The connections the store's pool holds for queries and the queries waiting for one. */
   pool?: () => { inUse: number; waiting: number };
+  /** Where lookups are read when not from the database written to (read replicas). */
+  reads?: Database;
+  /** Not ready while the server read from replays more than this many seconds behind. */
+  maxReplayLagSeconds?: number;
+}
+
+/** Whether a server takes writes. */
+export interface ServerRole {
+  /** A hot standby, or a server whose transactions are read-only. */
+  readOnly: boolean;
+  /** Why it takes no writes, when it does not. */
+  reason?: string;
+}
+
+/** What the server is now: a standby (in recovery) or read-only server takes no writes. */
+async function roleOf(db: Database): Promise<ServerRole> {
+  const [row] = await db.query<{ recovery: boolean; ro: string }>(
+    "SELECT pg_is_in_recovery() AS recovery, current_setting('transaction_read_only') AS ro",
+  );
+  if (row?.recovery === true)
+    return { readOnly: true, reason: 'the server is a hot standby (in recovery)' };
+  if (row?.ro === 'on')
+    return { readOnly: true, reason: 'the server is read-only (transaction_read_only is on)' };
+  return { readOnly: false };
 }
 
 /** What the store counts as it runs, reported by `stats()`. */
@@ -49,8 +82,9 @@ export async function openSqlStore(
   db: Database,
   options: SqlStoreOptions = {},
 ): Promise<LookupStore> {
-  await migrateOrClose(db);
-  const { feed } = options;
+  const role = await migrateOrClose(db, options.reads);
+  const feed = options.feed?.(role);
+  const reads = options.reads ?? db;
   const cache = new AnswerCache(cacheWanted(options.cache) ? options.cache : { maxBytes: 0 });
   const watchers = new Set<(event: StoreEvent) => void>();
   const emit = (event: StoreEvent) => {
@@ -67,10 +101,13 @@ export async function openSqlStore(
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
-  const answerText = answerReader(db, cache, feed, counts, open);
+  const answerText = answerReader(reads, cache, feed, counts, open);
   const store: LookupStore = {
     async ingest(events, options) {
       open();
+      // Asked each time: a standby may have been promoted since the store opened.
+      const now = await guarded(() => roleOf(db));
+      if (now.readOnly) throw new StoreReadOnlyError(now.reason ?? 'the server is read-only');
       const result = await guarded(() =>
         ingestEvents(db, events, {
           ...options,
@@ -99,7 +136,7 @@ export async function openSqlStore(
         watchers.delete(watcher);
       };
     },
-    readiness: () => readinessOf(db, feed, open),
+    readiness: () => readinessOf(reads, feed, open, options.maxReplayLagSeconds),
     stats: () => statsOf(counts, cache, feed, options.pool),
     async *readAggregates(options) {
       open();
@@ -115,6 +152,7 @@ export async function openSqlStore(
       closed = true;
       await feed?.close();
       await db.close();
+      if (reads !== db) await reads.close();
     },
   };
   // Not enumerable: a wrapper spread from this store (`{ ...store, lookup }`) must not keep a text
@@ -122,12 +160,19 @@ export async function openSqlStore(
   return Object.defineProperty(store, 'lookupText', { value: answerText });
 }
 
-/** Brings the schema up to date; a store that cannot open leaves no connection behind. */
-async function migrateOrClose(db: Database): Promise<void> {
+/**
+ * Brings the schema up to date, or on a server that takes no writes checks the one its primary
+ * wrote; `reads` (replicas) must have it too. A store that cannot open leaves no connection behind.
+ */
+async function migrateOrClose(db: Database, reads: Database | undefined): Promise<ServerRole> {
   try {
-    await guarded(() => migrate(db));
+    const role = await guarded(() => roleOf(db));
+    await guarded(() => (role.readOnly ? checkSchema(db) : migrate(db)));
+    if (reads !== undefined) await guarded(() => checkSchema(reads));
+    return role;
   } catch (error) {
     await db.close();
+    await reads?.close();
     throw error;
   }
 }
@@ -164,13 +209,26 @@ function answerReader(
   };
 }
 
-/** Ready when the schema is current and the change feed, if there is one, listens. */
+/** How the feed hears other processes now (see `StoreReadiness.changeFeed`). */
+function feedState(feed: ChangeLogFeed | undefined): StoreReadiness['changeFeed'] {
+  if (feed === undefined) return 'none';
+  if (feed.woken()) return feed.listening() ? 'listening' : 'not listening';
+  return feed.fresh() ? 'polling' : 'not listening';
+}
+
+/**
+ * Ready when the schema is current, the change feed (if there is one) hears other processes, and
+ * a standby read from replays within `maxLagSeconds`.
+ */
 async function readinessOf(
   db: Database,
-  feed: ChangeFeed | undefined,
+  feed: ChangeLogFeed | undefined,
   open: () => void,
+  maxLagSeconds = Number.POSITIVE_INFINITY,
 ): Promise<StoreReadiness> {
-  const changeFeed = feed === undefined ? 'none' : feed.listening() ? 'listening' : 'not listening';
+  const changeFeed = feedState(feed);
+  const lag = feed?.log().replayLagSeconds ?? null;
+  const replication = lag === null ? {} : { replayLagSeconds: lag };
   let rows: Array<{ version: number | null }>;
   try {
     open();
@@ -179,15 +237,16 @@ async function readinessOf(
     return { ready: false, store: 'unavailable', migrations: 'unknown', changeFeed };
   }
   const migrations = Number(rows[0]?.version) >= LATEST_MIGRATION ? 'current' : 'behind';
-  const ready = migrations === 'current' && changeFeed !== 'not listening';
-  return { ready, store: 'ok', migrations, changeFeed };
+  const ready =
+    migrations === 'current' && changeFeed !== 'not listening' && (lag ?? 0) <= maxLagSeconds;
+  return { ready, store: 'ok', migrations, changeFeed, ...replication };
 }
 
 /** A snapshot of the running counts, the cache's size, and the feed and pool when present. */
 function statsOf(
   counts: RunningCounts,
   cache: AnswerCache,
-  feed: ChangeFeed | undefined,
+  feed: ChangeLogFeed | undefined,
   pool: SqlStoreOptions['pool'],
 ): StoreStats {
   const heardAgoMs = feed?.heardAgoMs();
@@ -202,9 +261,10 @@ function statsOf(
       ? {}
       : {
           changeFeed: {
-            listening: feed.listening(),
+            listening: feedState(feed) !== 'not listening',
             lastHeardSeconds: heardAgoMs == null ? null : heardAgoMs / 1000,
           },
+          changeLog: feed.log(),
         }),
     ...(pool === undefined ? {} : { pool: pool() }),
     ingested: { ...counts.ingested },
