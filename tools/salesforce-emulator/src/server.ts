@@ -9,58 +9,18 @@ import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from '.
 import { BulkApi } from './bulk.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
+import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
+import {
+  answer,
+  badOAuthToken,
+  type Call,
+  escapeRegExp,
+  type RestCall,
+  type Route,
+} from './routes.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: string;
-  /** Request headers, without `authorization`. */
-  headers: Record<string, string>;
-  status: number;
-  /** For Metadata SOAP calls: the operation and how many components it carried. */
-  soap?: { operation: string; components: number };
-}
-
-export type FaultKind =
-  | 'expired-session'
-  | 'unavailable'
-  | 'lock'
-  | 'request-limit'
-  /**
-   * Too many long-running requests (20 seconds or more) at once in the org: the same
-   * REQUEST_LIMIT_EXCEEDED as the daily limit, told apart by its message. It clears as those
-   * requests finish.
-   * https://developer.salesforce.com/docs/platform/salesforce-app-limits-cheatsheet/guide/salesforce-app-limits-platform-api.html
-   */
-  | 'concurrent-limit'
-  | 'refresh-in-progress'
-  /**
-   * The server closes the connection without answering: what a client sees when it sends on a
-   * kept-alive connection just as the server closes it for being idle (any server may close a
-   * persistent connection at any time: RFC 9112 section 9.5).
-   * https://www.rfc-editor.org/rfc/rfc9112#section-9.5
-   */
-  | 'closed-connection';
-
-export interface FaultSpec {
-  kind: FaultKind;
-  method?: string;
-  /** Matches when the request path (without query) contains this string or matches this RegExp. */
-  path?: string | RegExp;
-  /** How many matching requests get the fault (default 1). */
-  times?: number;
-  /** Let this many matching requests through first (default 0). */
-  after?: number;
-}
-
-interface Fault extends Required<Omit<FaultSpec, 'method' | 'path'>> {
-  method: string | undefined;
-  path: string | RegExp | undefined;
-  seen: number;
-  hits: number;
-}
+export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 
 export interface EmulatorOptions {
   profile?: ProfileSetup;
@@ -163,60 +123,6 @@ function chunksOf(records: readonly Record<string, unknown>[]): number {
   const typeOf = (r: Record<string, unknown>) =>
     (r.attributes as { type?: string } | undefined)?.type;
   return records.filter((r, i) => i === 0 || typeOf(r) !== typeOf(records[i - 1] ?? {})).length;
-}
-
-/** How an answer is sent: status, a JSON payload (or text: XML, plain) and extra headers. */
-type Send = (status: number, payload: unknown, headers?: Record<string, string>) => void;
-
-/** One request as the routes see it, with the fault injected into it, if any. */
-interface Call {
-  readonly method: string;
-  readonly url: URL;
-  readonly path: string;
-  readonly req: IncomingMessage;
-  readonly body: string;
-  readonly record: RecordedRequest;
-  readonly fault: Fault | undefined;
-  readonly send: Send;
-}
-
-/** A REST API call: answered with the API usage header, its JSON body parsed on demand. */
-interface RestCall extends Call {
-  readonly reply: (status: number, payload: unknown) => void;
-  readonly json: () => Record<string, unknown>;
-}
-
-/** One row of a family's table: a method (any when absent), a path, and what answers it. */
-interface Route<C extends Call> {
-  readonly method?: string;
-  readonly path: RegExp;
-  /** Answers the call; `false` when it does not after all, so routing goes on. */
-  readonly handle: (call: C, match: RegExpExecArray) => unknown;
-}
-
-/** Answers `call` with the first route of `routes` matching `path`; false when none did. */
-async function answer<C extends Call>(
-  routes: readonly Route<C>[],
-  call: C,
-  path: string,
-): Promise<boolean> {
-  for (const route of routes) {
-    if (route.method !== undefined && route.method !== call.method) continue;
-    const match = route.path.exec(path);
-    if (match && (await route.handle(call, match)) !== false) return true;
-  }
-  return false;
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * The identity service answers an expired or invalid token with 403 Bad_OAuth_Token (a
- * plain-text body), not the REST API's 401 INVALID_SESSION_ID.
- * https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_userinfo_endpoint.htm
- */
-function badOAuthToken({ send }: Call): void {
-  send(403, 'Bad_OAuth_Token', { 'content-type': 'text/plain;charset=UTF-8' });
 }
 
 export class Emulator {
