@@ -1,20 +1,25 @@
 import { defineProject } from 'vitest/config';
 import { typeTestFiles } from '../../scripts/type-tests.ts';
+import { processTests } from './vitest.process.config.ts';
 
+/** crm-sync's unit tests: in this process, against the Salesforce emulator on loopback at most. */
 export default defineProject({
   test: {
-    name: 'crm-sync',
+    name: 'crm-sync:unit',
     include: ['test/**/*.test.ts'],
-    // Set-up hooks build the CLI and open an embedded store; on a busy 2-core machine that can
-    // pass the 10 s default. A hook is a set-up step, not a timed assertion.
-    hookTimeout: 60_000,
-    // Most tests run the CLI as a child process; 5 s is too short when the machine is loaded
-    // (seen: cli-help at load 13). The limit guards against hangs, it is no timing assertion.
-    testTimeout: 30_000,
+    exclude: processTests,
+    // One module graph per worker rather than per file: the files start their own emulators and
+    // change no global, and importing jsforce and the emulator again for each of them would cost
+    // more than most of their tests take.
+    isolate: false,
+    // Starting the emulator in a hook is quick; the margin is for a machine busy with other runs.
+    hookTimeout: 30_000,
+    // A test makes at most a few hundred calls to the emulator on loopback.
+    testTimeout: 10_000,
     // Type assertions (purity.test.ts: no delete step type) are checked by tsc inside the run.
     typecheck: {
       enabled: true,
-      include: typeTestFiles(import.meta.dirname),
+      include: typeTestFiles(import.meta.dirname).filter((file) => !processTests.includes(file)),
       tsconfig: './tsconfig.json',
     },
   },

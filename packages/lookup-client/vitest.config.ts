@@ -7,7 +7,7 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 export default defineProject({
   define: { __LOOKUP_CLIENT_VERSION__: JSON.stringify(version) },
   test: {
-    name: 'lookup-client',
+    name: 'lookup-client:unit',
     include: ['test/**/*.test.ts'],
     // Type assertions (types.test.ts, msw.test.ts) are checked by tsc inside the run.
     typecheck: {

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'salesforce-emulator', include: ['test/**/*.test.ts'] },
+  test: { name: 'salesforce-emulator:unit', include: ['test/**/*.test.ts'] },
 });

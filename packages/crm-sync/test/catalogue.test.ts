@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { customFields, fieldCatalogue, standardFields } from '../src/index.js';
 
-// Spec section 2.5, transcribed by hand: label, API name, type, objects.
+// The product's table of custom fields, transcribed by hand (published as
+// docs/crm-sync/catalogue.md): label, API name, type, objects.
 const specCustomFields = [
   ['Service - Creation Trigger', 'ServiceCreationTrigger__c', 'Text', 'ALC'],
   ['Service - Matched Personas', 'ServicePersona__c', 'Text', 'ALC'],
@@ -32,6 +33,38 @@ const specCustomFields = [
   ['Service - Creation Source', 'ServiceCreationSource__c', 'Text', 'LC'],
   ['Service - ID Confidence', 'ServiceEnrichmentConfidence__c', 'Text', 'LC'],
 ] as const;
+/**
+ * Each field's meaning (its description in the org and in docs/crm-sync/catalogue.md), the
+ * product's "allowed values / meaning" column in words; the closed value lists are checked below.
+ */
+const specMeanings: Record<string, string> = {
+  ServiceCreationTrigger__c: "Motion name, or 'Manual' if not created via a motion",
+  ServicePersona__c:
+    "Personas matching the company's visitors (Account) or the contact (Lead, Contact)",
+  ServiceIntents__c: 'List of signals shown on the website',
+  ServiceFirstTouch__c: 'Traffic source of the first session',
+  ServiceLatestTouch__c: 'Traffic source of the latest session',
+  ServiceTimeSpent__c: 'Total time across all sessions, in minutes',
+  ServiceSessions__c: 'Total sessions',
+  ServiceHighIntentSessions__c: 'Total High Intent sessions',
+  ServicePageViews__c: 'Total pages viewed across sessions',
+  ServiceFirstSeen__c: 'First visit',
+  ServiceLastSeen__c: 'Last visit',
+  ServicePurchaseIntent__c: 'Purchase intent level',
+  ServiceLinkedInImpressionsTotal__c: 'Total LinkedIn ad impressions',
+  ServiceLinkedInClicksTotal__c: 'Total LinkedIn ad clicks',
+  ServiceLinkedInLikesTotal__c: 'Total LinkedIn ad likes',
+  ServiceLinkedInSharesTotal__c: 'Total LinkedIn ad shares',
+  ServiceLinkedInCommentsTotal__c: 'Total LinkedIn ad comments',
+  ServiceLinkedInEngagementsTotal__c:
+    'Total LinkedIn engagements (clicks, likes, shares and comments)',
+  ServiceICP__c: 'Ideal-customer profiles matching the company',
+  ServiceVisitors__c: 'Unique visitors from the company',
+  ServiceLeads__c: 'Leads identified for the company',
+  ServiceCreationSource__c:
+    'How the contact was identified (for example personalized link, form submission)',
+  ServiceEnrichmentConfidence__c: 'Confidence of the identification',
+};
 const objectOf = { A: 'Account', L: 'Lead', C: 'Contact' } as const;
 const expected = specCustomFields.flatMap(([label, apiName, type, objects]) =>
   [...objects].map((o) => ({ object: objectOf[o as keyof typeof objectOf], label, apiName, type })),
@@ -86,7 +119,7 @@ describe('fieldCatalogue', () => {
   it.each(fieldCatalogue)('$apiName fits Salesforce limits and carries its metadata', (field) => {
     expect(field.label.length).toBeLessThanOrEqual(40);
     expect(field.apiName.length).toBeLessThanOrEqual(40);
-    expect(field.meaning.length).toBeGreaterThan(0);
+    expect(field.meaning).toBe(specMeanings[field.apiName]);
     expect(field.metadata.type).toBe(field.type);
     if (field.metadata.type === 'Text') expect(field.metadata.length).toBe(255);
     if (field.metadata.type === 'Number')

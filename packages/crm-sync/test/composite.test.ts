@@ -32,8 +32,10 @@ describe('chunk', () => {
 });
 
 describe('toCompositeUpdates', () => {
-  // Spec section 8 (and 4.2): "records per batch update: 200 maximum". The number is the spec's,
-  // not the code's constant, so a changed constant fails here.
+  // "Records per batch update: 200 maximum" (docs/crm-sync/applying.md; Salesforce's limit of an
+  // sObject Collections call). The number is written here, not the code's constant, so a changed
+  // constant fails here.
+  // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_composite_sobjects_collections_update.htm
   it('builds PATCH /composite/sobjects bodies of 200 records, the last one the rest, in order', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1000 }), (n) => {

@@ -1,6 +1,6 @@
-// Pipeline Stage against the spec's table (section 3), written out as examples: every row alone
-// and every tie between rows (the first matching row wins), then seeded properties that state
-// the table's consequences without computing the stage a second way.
+// Pipeline Stage against the product's table (docs/crm-sync/planning.md), written out as
+// examples: every row alone and every tie between rows (the first matching row wins), then seeded
+// properties that state the table's consequences without computing the stage a second way.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computePipelineStage, type OpportunityFacts } from '../src/index.js';
@@ -43,7 +43,7 @@ const table: Array<[string, string | null | undefined, OpportunityFacts[], strin
   ["type 'Prospect'", 'Prospect', [open], 'Opportunity'],
 ];
 
-describe("computePipelineStage: the spec's table (section 3)", () => {
+describe("computePipelineStage: the product's table (docs/crm-sync/planning.md)", () => {
   it.each(table)('%s', (_name, accountType, opportunities, stage) => {
     const result = computePipelineStage({ accountType, opportunities });
     expect(result.stage).toBe(stage);

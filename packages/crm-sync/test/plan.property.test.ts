@@ -197,7 +197,7 @@ describe('planSync invariants (property)', () => {
     );
   });
 
-  // Spec section 8: 200 records per batch update at most, asserted as the spec's number.
+  // 200 records per batch update at most (docs/crm-sync/applying.md), asserted as that number.
   it('a plan of thousands of updates batches into calls of at most 200', () => {
     const n = 1000;
     const observed = Array.from({ length: n }, (_, i) => ({

@@ -3,7 +3,7 @@
  * file descriptors and lock normal clients out. Real `serve` processes on loopback.
  */
 import { connect, type Socket } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { KEY } from './support/events.js';
 import { lookup, serve } from './support/serve.js';
 
@@ -23,12 +23,29 @@ async function idleSockets(origin: string, count: number): Promise<Socket[]> {
   return sockets;
 }
 
-/** A request whose headers arrive but whose declared body never does: busy until its timeout. */
+/**
+ * A request whose headers arrive but whose declared body never does: busy until its timeout.
+ * It asks `Expect: 100-continue`, so the server's `100 Continue` says it has read the headers
+ * and counts the request (node answers it just before emitting `request`; RFC 9110 section 10.1.1,
+ * https://www.rfc-editor.org/rfc/rfc9110#section-10.1.1).
+ */
 async function busySocket(origin: string): Promise<Socket> {
   const [socket] = await idleSockets(origin, 1);
+  const continued = new Promise<void>((resolve) => {
+    let text = '';
+    const read = (data: Buffer) => {
+      text += data;
+      if (!text.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) return;
+      socket?.off('data', read);
+      resolve();
+    };
+    socket?.on('data', read);
+  });
   socket?.write(
-    `POST /api/service/lookup HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${KEY}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`,
+    `POST /api/service/lookup HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${KEY}\r\ncontent-type: application/json\r\ncontent-length: 100\r\nexpect: 100-continue\r\n\r\n`,
   );
+  await continued;
+  socket?.write('{');
   return socket as Socket;
 }
 
@@ -64,8 +81,6 @@ describe('connection cap', () => {
       await busySocket(served.origin),
       await busySocket(served.origin),
     ];
-    // Time for the server to read their headers: until then they count as idle.
-    await new Promise((resolve) => setTimeout(resolve, 500));
     try {
       const [refused] = await idleSockets(served.origin, 1);
       const answer = await received(refused as Socket);
@@ -76,9 +91,12 @@ describe('connection cap', () => {
     } finally {
       for (const socket of busy) socket.destroy();
     }
-    // Their places freed, a normal request answers again.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await lookup(served.origin, KEY, { domain: 'acme.com' })).status).toBe(404);
+    // Their places freed (once the server has seen them close), a normal request answers again.
+    await vi.waitFor(
+      async () =>
+        expect((await lookup(served.origin, KEY, { domain: 'acme.com' })).status).toBe(404),
+      { timeout: 10_000, interval: 50 },
+    );
     await served.stop();
   }, 60_000);
 

@@ -85,7 +85,7 @@ const ROWS: Row[] = [
     headers: [['x-service-secret-key', `${OTHER_KEY} x`]],
     answer: 401,
   },
-  // Spec 5.1 order: a valid header key wins over the body's.
+  // The order of docs/lookup-core/http-api.md ("The key"): a valid header key wins over the body's.
   {
     name: 'a valid Bearer key',
     headers: [['authorization', `Bearer ${OTHER_KEY}`]],

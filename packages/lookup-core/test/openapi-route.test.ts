@@ -62,10 +62,26 @@ describe('service-lookup serve', () => {
 
 describe('the conformance checker', () => {
   it('refuses a status the document does not list, and a body that does not match it', () => {
-    expect(() => expectDocumented('POST', answer(418, { error: 'teapot' }))).toThrow();
-    expect(() => expectDocumented('POST', answer(200, { company: {}, contacts: [] }))).toThrow();
-    expect(() => expectDocumented('POST', answer(401, { message: 'Unauthorized' }))).toThrow();
-    expect(() => expectDocumented('POST', answer(401, { error: 'Unauthorized' }))).not.toThrow();
+    expect(refusal(418, { error: 'teapot' })).toMatchObject({
+      name: 'AssertionError',
+      message: 'POST -> 418 is in the document: expected undefined to be defined',
+    });
+    const empty = refusal(200, { company: {}, contacts: [] });
+    expect(empty).toMatchObject({ name: 'AssertionError' });
+    expect(empty?.message).toMatch(/^POST -> 200 matches the document's schema: /);
+    expect(empty?.actual).toContainEqual(
+      expect.objectContaining({ instancePath: '/company', params: { missingProperty: 'domain' } }),
+    );
+    const unauthorized = refusal(401, { message: 'Unauthorized' });
+    expect(unauthorized?.message).toMatch(/^POST -> 401 matches the document's schema: /);
+    expect(unauthorized?.actual).toEqual([
+      expect.objectContaining({
+        keyword: 'required',
+        params: { missingProperty: 'error' },
+        message: "must have required property 'error'",
+      }),
+    ]);
+    expect(refusal(401, { error: 'Unauthorized' })).toBeUndefined();
   });
 });
 
@@ -94,4 +110,14 @@ describe('LookupResult', () => {
 
 function answer(status: number, body: unknown) {
   return { status, headers: new Headers(), text: JSON.stringify(body), body };
+}
+
+/** What the checker threw for a POST answered so (its assertion), or undefined when it passed. */
+function refusal(status: number, body: unknown) {
+  try {
+    expectDocumented('POST', answer(status, body));
+    return undefined;
+  } catch (error) {
+    return error as Error & { actual?: unknown };
+  }
 }

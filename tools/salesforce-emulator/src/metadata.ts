@@ -130,6 +130,77 @@ function toDescribe(metadata: XmlElement, name: string): FieldDescribe {
   }
 }
 
+/** The result of one component of an `upsertMetadata` or `updateMetadata` call, as XML. */
+function saveComponent(
+  org: Org,
+  operation: string,
+  metadata: XmlElement,
+  options: MetadataOptions,
+): string {
+  const type = metadata.getAttributeNS(XSI, 'type')?.replace(/^.*:/, '');
+  const fullName = text(metadata, 'fullName') ?? '';
+  const injected = options.componentErrors.get(fullName);
+  // A failed component: success=false with its errors. updateMetadata answers a SaveResult
+  // (no `created`), upsertMetadata an UpsertResult.
+  // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_updateMetadata.htm
+  // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_upsertMetadata.htm
+  if (injected) {
+    return resultXml({
+      ...(operation === 'upsertMetadata' ? { created: false } : {}),
+      fullName,
+      errors: [injected],
+    });
+  }
+  if (operation === 'upsertMetadata' && type === 'CustomField') {
+    const [object = '', field = ''] = fullName.split('.');
+    if (!org.fields.has(object) || !field.endsWith('__c')) {
+      return resultXml({
+        created: false,
+        fullName,
+        errors: [
+          { statusCode: 'INVALID_CROSS_REFERENCE_KEY', message: `no such entity ${object}` },
+        ],
+      });
+    }
+    const created = org.addCustomField(object, toDescribe(metadata, field));
+    return resultXml({ created, fullName, errors: [] });
+  }
+  if (operation === 'updateMetadata' && type === 'Profile') {
+    const profileId = org.profileIdOf(fullName);
+    if (!profileId) {
+      return resultXml({
+        fullName,
+        errors: [
+          { statusCode: 'INVALID_CROSS_REFERENCE_KEY', message: `no Profile named ${fullName}` },
+        ],
+      });
+    }
+    const errors = grantAll(org, metadata, (field, read, edit) =>
+      org.setFieldPermission(profileId, field, read, edit),
+    );
+    return resultXml({ fullName, errors });
+  }
+  // A permission set (not owned by a profile), created or updated by its API name; its
+  // fieldPermissions grant read/edit on fields.
+  // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_permissionset.htm
+  if (operation === 'upsertMetadata' && type === 'PermissionSet') {
+    const existing = org.permissionSetNamed(fullName);
+    const id =
+      existing?.Id ??
+      org.insert('PermissionSet', {
+        Name: fullName,
+        Label: text(metadata, 'label') ?? fullName,
+        IsOwnedByProfile: false,
+      });
+    const errors = grantAll(org, metadata, (field, read, edit) => org.grant(id, field, read, edit));
+    return resultXml({ created: existing === undefined, fullName, errors });
+  }
+  return resultXml({
+    fullName,
+    errors: [{ statusCode: 'INVALID_TYPE', message: `${type} is not emulated for ${operation}` }],
+  });
+}
+
 export function handleMetadata(org: Org, xml: string, options: MetadataOptions): MetadataOutcome {
   let document: XmlElement;
   try {
@@ -170,72 +241,7 @@ export function handleMetadata(org: Org, xml: string, options: MetadataOptions):
       components.length,
     );
   }
-  const results = components.map((metadata) => {
-    const type = metadata.getAttributeNS(XSI, 'type')?.replace(/^.*:/, '');
-    const fullName = text(metadata, 'fullName') ?? '';
-    const injected = options.componentErrors.get(fullName);
-    // A failed component: success=false with its errors. updateMetadata answers a SaveResult
-    // (no `created`), upsertMetadata an UpsertResult.
-    // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_updateMetadata.htm
-    // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_upsertMetadata.htm
-    if (injected) {
-      return resultXml({
-        ...(operation === 'upsertMetadata' ? { created: false } : {}),
-        fullName,
-        errors: [injected],
-      });
-    }
-    if (operation === 'upsertMetadata' && type === 'CustomField') {
-      const [object = '', field = ''] = fullName.split('.');
-      if (!org.fields.has(object) || !field.endsWith('__c')) {
-        return resultXml({
-          created: false,
-          fullName,
-          errors: [
-            { statusCode: 'INVALID_CROSS_REFERENCE_KEY', message: `no such entity ${object}` },
-          ],
-        });
-      }
-      const created = org.addCustomField(object, toDescribe(metadata, field));
-      return resultXml({ created, fullName, errors: [] });
-    }
-    if (operation === 'updateMetadata' && type === 'Profile') {
-      const profileId = org.profileIdOf(fullName);
-      if (!profileId) {
-        return resultXml({
-          fullName,
-          errors: [
-            { statusCode: 'INVALID_CROSS_REFERENCE_KEY', message: `no Profile named ${fullName}` },
-          ],
-        });
-      }
-      const errors = grantAll(org, metadata, (field, read, edit) =>
-        org.setFieldPermission(profileId, field, read, edit),
-      );
-      return resultXml({ fullName, errors });
-    }
-    // A permission set (not owned by a profile), created or updated by its API name; its
-    // fieldPermissions grant read/edit on fields.
-    // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_permissionset.htm
-    if (operation === 'upsertMetadata' && type === 'PermissionSet') {
-      const existing = org.permissionSetNamed(fullName);
-      const id =
-        existing?.Id ??
-        org.insert('PermissionSet', {
-          Name: fullName,
-          Label: text(metadata, 'label') ?? fullName,
-          IsOwnedByProfile: false,
-        });
-      const errors = grantAll(org, metadata, (field, read, edit) =>
-        org.grant(id, field, read, edit),
-      );
-      return resultXml({ created: existing === undefined, fullName, errors });
-    }
-    return resultXml({
-      fullName,
-      errors: [{ statusCode: 'INVALID_TYPE', message: `${type} is not emulated for ${operation}` }],
-    });
-  });
+  const results = components.map((metadata) => saveComponent(org, operation, metadata, options));
   return outcome(
     200,
     envelope(`<${operation}Response>${results.join('')}</${operation}Response>`),

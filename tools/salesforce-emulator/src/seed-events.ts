@@ -1,5 +1,6 @@
-// Observed-activity events (the format of shared/spec/events.md) for the companies `seedOrg`
-// creates: company i is `company{i}.com` with one identified person `person{i}@company{i}.com`.
+// Observed-activity events (the format of packages/lookup-core/EVENTS.md) for the companies
+// `seedOrg` creates: company i is `company{i}.com` with one identified person
+// `person{i}@company{i}.com`.
 export interface EventOptions {
   /** Companies 0..n-1, one session each for their person. */
   companies: number;

@@ -9,58 +9,18 @@ import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from '.
 import { BulkApi } from './bulk.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
+import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
+import {
+  answer,
+  badOAuthToken,
+  type Call,
+  escapeRegExp,
+  type RestCall,
+  type Route,
+} from './routes.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: string;
-  /** Request headers, without `authorization`. */
-  headers: Record<string, string>;
-  status: number;
-  /** For Metadata SOAP calls: the operation and how many components it carried. */
-  soap?: { operation: string; components: number };
-}
-
-export type FaultKind =
-  | 'expired-session'
-  | 'unavailable'
-  | 'lock'
-  | 'request-limit'
-  /**
-   * Too many long-running requests (20 seconds or more) at once in the org: the same
-   * REQUEST_LIMIT_EXCEEDED as the daily limit, told apart by its message. It clears as those
-   * requests finish.
-   * https://developer.salesforce.com/docs/platform/salesforce-app-limits-cheatsheet/guide/salesforce-app-limits-platform-api.html
-   */
-  | 'concurrent-limit'
-  | 'refresh-in-progress'
-  /**
-   * The server closes the connection without answering: what a client sees when it sends on a
-   * kept-alive connection just as the server closes it for being idle (any server may close a
-   * persistent connection at any time: RFC 9112 section 9.5).
-   * https://www.rfc-editor.org/rfc/rfc9112#section-9.5
-   */
-  | 'closed-connection';
-
-export interface FaultSpec {
-  kind: FaultKind;
-  method?: string;
-  /** Matches when the request path (without query) contains this string or matches this RegExp. */
-  path?: string | RegExp;
-  /** How many matching requests get the fault (default 1). */
-  times?: number;
-  /** Let this many matching requests through first (default 0). */
-  after?: number;
-}
-
-interface Fault extends Required<Omit<FaultSpec, 'method' | 'path'>> {
-  method: string | undefined;
-  path: string | RegExp | undefined;
-  seen: number;
-  hits: number;
-}
+export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 
 export interface EmulatorOptions {
   profile?: ProfileSetup;
@@ -382,67 +342,49 @@ export class Emulator {
       return send(414, 'URI Too Long', { 'content-type': 'text/plain;charset=UTF-8' });
     }
     try {
-      await this.route(method, url, req, body, record, send);
+      await this.route({
+        method,
+        url,
+        path: url.pathname,
+        req,
+        body,
+        record,
+        fault: this.takeFault(method, url.pathname),
+        send,
+      });
     } catch (error) {
       send(500, [{ errorCode: 'UNKNOWN_EXCEPTION', message: (error as Error).message }]);
     }
   }
 
-  private async route(
-    method: string,
-    url: URL,
-    req: IncomingMessage,
-    body: string,
-    record: RecordedRequest,
-    send: (status: number, payload: unknown, headers?: Record<string, string>) => void,
-  ): Promise<void> {
-    const path = url.pathname;
-    const fault_ = this.takeFault(method, path);
-    if (fault_?.kind === 'closed-connection') {
-      req.socket.destroy();
+  /**
+   * Answers one request: the first family whose table has a route for it, in the order a
+   * request meets them at Salesforce (OAuth, the Metadata SOAP API, identity, then the REST API
+   * behind its session check and daily limit).
+   */
+  private async route(call: Call): Promise<void> {
+    if (call.fault?.kind === 'closed-connection') {
+      call.req.socket.destroy();
       return;
     }
-    if (path === AUTHORIZE_PATH || path === LOGIN_PATH) {
-      const page = this.authorizePages.handle(method, url, req.headers.cookie, body);
-      if (page) return send(page.status, page.body, page.headers);
-    }
-    if (path === '/services/oauth2/token') return this.token(body, fault_, send);
+    if (await answer(this.oauthRoutes, call, call.path)) return;
+    if (call.fault?.kind === 'expired-session') this.expireSessions();
+    if (await answer(this.metadataRoutes, call, call.path)) return;
+    if (await answer(this.identityRoutes, call, call.path)) return;
+    if (!this.signedIn(call)) return call.send(401, ERRORS.session);
+    const data = /^\/services\/data\/v(\d+\.\d)(\/.*)$/.exec(call.path);
+    if (!data) return call.send(404, ERRORS.notFound);
+    return this.routeData(call, data[2] ?? '');
+  }
 
-    const soap = path.startsWith('/services/Soap/m/');
-    if (fault_?.kind === 'expired-session') this.expireSessions();
-    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (soap) return this.metadata(body, record, fault_, send);
-    const identityCall = path.startsWith('/id/') || path === '/services/oauth2/userinfo';
-    if (identityCall && (!bearer || !this.accessTokens.has(bearer))) {
-      // The identity service answers an expired or invalid token with 403 Bad_OAuth_Token (a
-      // plain-text body), not the REST API's 401 INVALID_SESSION_ID.
-      // https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_userinfo_endpoint.htm
-      return send(403, 'Bad_OAuth_Token', { 'content-type': 'text/plain;charset=UTF-8' });
-    }
-    if (method === 'GET' && /^\/services\/data\/?$/.test(path)) {
-      // Versions: every API version the org serves, no authentication needed.
-      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_versions.htm
-      return send(200, [
-        { label: "Winter '24", url: '/services/data/v59.0', version: '59.0' },
-        { label: "Spring '26", url: '/services/data/v66.0', version: '66.0' },
-      ]);
-    }
-    if (!bearer || !this.accessTokens.has(bearer)) return send(401, ERRORS.session);
-    if (path.startsWith('/id/')) return send(200, this.identity());
-    if (path === '/services/oauth2/userinfo') {
-      const { user_id, organization_id, username, display_name, email } = this.identity();
-      return send(200, {
-        sub: `${this.url}/id/${organization_id}/${user_id}`,
-        user_id,
-        organization_id,
-        preferred_username: username,
-        name: display_name,
-        email,
-      });
-    }
+  private signedIn(call: Call): boolean {
+    const bearer = /^Bearer (.+)$/.exec(call.req.headers.authorization ?? '')?.[1];
+    return bearer !== undefined && this.accessTokens.has(bearer);
+  }
 
-    const data = /^\/services\/data\/v(\d+\.\d)(\/.*)$/.exec(path);
-    if (!data) return send(404, ERRORS.notFound);
+  /** The REST API (`/services/data/vNN.N/...`): counted against the daily limit, then routed. */
+  private async routeData(call: Call, rest: string): Promise<void> {
+    const { fault: fault_, send } = call;
     if (this.apiUsed >= this.apiMax || fault_?.kind === 'request-limit') {
       // 403 REQUEST_LIMIT_EXCEEDED, with the usage in Sforce-Limit-Info as on every REST answer.
       // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
@@ -461,89 +403,189 @@ export class Emulator {
     const limitInfo = { 'sforce-limit-info': `api-usage=${this.apiUsed}/${this.apiMax}` };
     const reply = (status: number, payload: unknown) => send(status, payload, limitInfo);
     if (fault_?.kind === 'unavailable') return reply(503, ERRORS.unavailable);
-    const rest = data[2] ?? '';
-    const json = () => (body ? (JSON.parse(body) as Record<string, unknown>) : {});
-
-    if (method === 'GET' && rest === '/limits') {
-      return reply(200, {
-        DailyApiRequests: { Max: this.apiMax, Remaining: this.apiMax - this.apiUsed },
-      });
-    }
-    if (method === 'GET' && (rest === '/query' || rest === '/query/')) {
-      return reply(...this.query(url.searchParams.get('q') ?? '', false));
-    }
-    // QueryAll: the same query, records in the Recycle Bin included (IsDeleted true); its
-    // further pages come from the same /query/<locator> URLs.
-    // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_queryall.htm
-    if (method === 'GET' && (rest === '/queryAll' || rest === '/queryAll/')) {
-      return reply(...this.query(url.searchParams.get('q') ?? '', false, true));
-    }
-    if (method === 'GET' && (rest === '/tooling/query' || rest === '/tooling/query/')) {
-      this.org.refreshDefinitions();
-      return reply(...this.query(url.searchParams.get('q') ?? '', true));
-    }
-    const locator = /^(\/tooling)?\/query\/([\w-]+)$/.exec(rest);
-    if (method === 'GET' && locator) return reply(...this.page(locator[2] ?? '', !!locator[1]));
-    if (method === 'GET' && rest === '/sobjects') {
-      return reply(200, {
-        encoding: 'UTF-8',
-        maxBatchSize: 200,
-        sobjects: [...this.org.records.keys()]
-          .filter((name) => !this.org.unreadableObjects.has(name))
-          .map((name) => ({
-            name,
-            label: name,
-            queryable: true,
-            createable: WRITABLE.has(name),
-            updateable: WRITABLE.has(name),
-            deletable: WRITABLE.has(name),
-          })),
-      });
-    }
-    const describe = /^\/sobjects\/(\w+)\/describe\/?$/.exec(rest);
-    if (method === 'GET' && describe) {
-      const object = describe[1] ?? '';
-      if (!this.org.fields.has(object) || this.org.unreadableObjects.has(object)) {
-        return reply(404, [
-          { errorCode: 'NOT_FOUND', message: `The requested resource does not exist` },
-        ]);
-      }
-      return reply(200, { name: object, label: object, fields: this.org.describe(object) });
-    }
-    if (method === 'PATCH' && (rest === '/composite/sobjects' || rest === '/composite/sobjects/')) {
-      return reply(...this.composite(json(), fault_?.kind === 'lock', assigns(req)));
-    }
-    if (method === 'POST' && rest === '/chatter/feed-elements') {
-      return reply(...this.feedElement(json()));
-    }
-    const sobject = /^\/sobjects\/(\w+)\/?$/.exec(rest);
-    if (method === 'POST' && sobject) {
-      return reply(...this.create(sobject[1] ?? '', json(), assigns(req)));
-    }
-    const one = /^\/sobjects\/(\w+)\/(\w+)$/.exec(rest);
-    if (method === 'GET' && one) {
-      // A record by id, with the fields the user can read.
-      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_get_field_values.htm
-      const [, object = '', id = ''] = one;
-      const found = this.org.table(object).get(id);
-      if (!found || this.org.unreadableObjects.has(object)) return reply(404, ERRORS.notFound);
-      const readable = Object.entries(found).filter(
-        ([name]) => name === 'Id' || this.org.access(object, name) !== 'none',
-      );
-      return reply(200, { attributes: attributes(object, id), ...Object.fromEntries(readable) });
-    }
-    if (method === 'PATCH' && one) {
-      if (fault_?.kind === 'lock') return reply(400, [this.lockError(one[2] ?? '')]);
-      const result = this.update(one[1] ?? '', one[2] ?? '', json(), assigns(req));
-      if (!result) return reply(204, undefined);
-      const { statusCode, message, fields } = result;
-      return reply(400, [
-        { message, errorCode: statusCode, ...(fields.length > 0 ? { fields } : {}) },
-      ]);
-    }
-    const bulk = this.bulk.handle(method, rest, url.searchParams, body);
+    const body = call.body;
+    const restCall: RestCall = {
+      ...call,
+      reply,
+      json: () => (body ? (JSON.parse(body) as Record<string, unknown>) : {}),
+    };
+    if (await answer(this.restRoutes, restCall, rest)) return;
+    const bulk = this.bulk.handle(call.method, rest, call.url.searchParams, body);
     if (bulk) return send(bulk.status, bulk.body, { ...limitInfo, ...bulk.headers });
     return reply(404, ERRORS.notFound);
+  }
+
+  /** OAuth 2.0: the authorization and login pages and the token endpoint (no session needed). */
+  private readonly oauthRoutes: readonly Route<Call>[] = [
+    {
+      path: new RegExp(`^(?:${escapeRegExp(AUTHORIZE_PATH)}|${escapeRegExp(LOGIN_PATH)})$`),
+      handle: ({ method, url, req, body, send }) => {
+        const page = this.authorizePages.handle(method, url, req.headers.cookie, body);
+        if (!page) return false;
+        send(page.status, page.body, page.headers);
+      },
+    },
+    {
+      path: /^\/services\/oauth2\/token$/,
+      handle: ({ body, fault, send }) => this.token(body, fault, send),
+    },
+  ];
+
+  /** The Metadata SOAP API: one endpoint, the operation named in the envelope. */
+  private readonly metadataRoutes: readonly Route<Call>[] = [
+    {
+      path: /^\/services\/Soap\/m\//,
+      handle: ({ body, record, fault, send }) => this.metadata(body, record, fault, send),
+    },
+  ];
+
+  /** The identity URL, OpenID userinfo and the API versions. */
+  private readonly identityRoutes: readonly Route<Call>[] = [
+    {
+      path: /^\/id\//,
+      handle: (call) => {
+        if (!this.signedIn(call)) return badOAuthToken(call);
+        call.send(200, this.identity());
+      },
+    },
+    {
+      path: /^\/services\/oauth2\/userinfo$/,
+      handle: (call) => {
+        if (!this.signedIn(call)) return badOAuthToken(call);
+        const { user_id, organization_id, username, display_name, email } = this.identity();
+        call.send(200, {
+          sub: `${this.url}/id/${organization_id}/${user_id}`,
+          user_id,
+          organization_id,
+          preferred_username: username,
+          name: display_name,
+          email,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/services\/data\/?$/,
+      // Versions: every API version the org serves, no authentication needed.
+      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_versions.htm
+      handle: ({ send }) =>
+        send(200, [
+          { label: "Winter '24", url: '/services/data/v59.0', version: '59.0' },
+          { label: "Spring '26", url: '/services/data/v66.0', version: '66.0' },
+        ]),
+    },
+  ];
+
+  /** The REST API's resources, by the path after `/services/data/vNN.N`. */
+  private readonly restRoutes: readonly Route<RestCall>[] = [
+    {
+      method: 'GET',
+      path: /^\/limits$/,
+      handle: ({ reply }) =>
+        reply(200, {
+          DailyApiRequests: { Max: this.apiMax, Remaining: this.apiMax - this.apiUsed },
+        }),
+    },
+    {
+      method: 'GET',
+      path: /^\/query\/?$/,
+      handle: ({ reply, url }) => reply(...this.query(url.searchParams.get('q') ?? '', false)),
+    },
+    {
+      // QueryAll: the same query, records in the Recycle Bin included (IsDeleted true); its
+      // further pages come from the same /query/<locator> URLs.
+      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_queryall.htm
+      method: 'GET',
+      path: /^\/queryAll\/?$/,
+      handle: ({ reply, url }) =>
+        reply(...this.query(url.searchParams.get('q') ?? '', false, true)),
+    },
+    {
+      method: 'GET',
+      path: /^\/tooling\/query\/?$/,
+      handle: ({ reply, url }) => {
+        this.org.refreshDefinitions();
+        reply(...this.query(url.searchParams.get('q') ?? '', true));
+      },
+    },
+    {
+      method: 'GET',
+      path: /^(\/tooling)?\/query\/([\w-]+)$/,
+      handle: ({ reply }, [, tooling, locator = '']) => reply(...this.page(locator, !!tooling)),
+    },
+    { method: 'GET', path: /^\/sobjects$/, handle: ({ reply }) => reply(200, this.sobjects()) },
+    {
+      method: 'GET',
+      path: /^\/sobjects\/(\w+)\/describe\/?$/,
+      handle: ({ reply }, [, object = '']) => {
+        if (!this.org.fields.has(object) || this.org.unreadableObjects.has(object)) {
+          return reply(404, [
+            { errorCode: 'NOT_FOUND', message: `The requested resource does not exist` },
+          ]);
+        }
+        reply(200, { name: object, label: object, fields: this.org.describe(object) });
+      },
+    },
+    {
+      method: 'PATCH',
+      path: /^\/composite\/sobjects\/?$/,
+      handle: ({ reply, json, fault, req }) =>
+        reply(...this.composite(json(), fault?.kind === 'lock', assigns(req))),
+    },
+    {
+      method: 'POST',
+      path: /^\/chatter\/feed-elements$/,
+      handle: ({ reply, json }) => reply(...this.feedElement(json())),
+    },
+    {
+      method: 'POST',
+      path: /^\/sobjects\/(\w+)\/?$/,
+      handle: ({ reply, json, req }, [, object = '']) =>
+        reply(...this.create(object, json(), assigns(req))),
+    },
+    {
+      // A record by id, with the fields the user can read.
+      // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_get_field_values.htm
+      method: 'GET',
+      path: /^\/sobjects\/(\w+)\/(\w+)$/,
+      handle: ({ reply }, [, object = '', id = '']) => {
+        const found = this.org.table(object).get(id);
+        if (!found || this.org.unreadableObjects.has(object)) return reply(404, ERRORS.notFound);
+        const readable = Object.entries(found).filter(
+          ([name]) => name === 'Id' || this.org.access(object, name) !== 'none',
+        );
+        reply(200, { attributes: attributes(object, id), ...Object.fromEntries(readable) });
+      },
+    },
+    {
+      method: 'PATCH',
+      path: /^\/sobjects\/(\w+)\/(\w+)$/,
+      handle: ({ reply, json, fault, req }, [, object = '', id = '']) => {
+        if (fault?.kind === 'lock') return reply(400, [this.lockError(id)]);
+        const result = this.update(object, id, json(), assigns(req));
+        if (!result) return reply(204, undefined);
+        const { statusCode, message, fields } = result;
+        reply(400, [{ message, errorCode: statusCode, ...(fields.length > 0 ? { fields } : {}) }]);
+      },
+    },
+  ];
+
+  /** Describe Global: the objects the user can see. */
+  private sobjects() {
+    return {
+      encoding: 'UTF-8',
+      maxBatchSize: 200,
+      sobjects: [...this.org.records.keys()]
+        .filter((name) => !this.org.unreadableObjects.has(name))
+        .map((name) => ({
+          name,
+          label: name,
+          queryable: true,
+          createable: WRITABLE.has(name),
+          updateable: WRITABLE.has(name),
+          deletable: WRITABLE.has(name),
+        })),
+    };
   }
 
   private issueCode(challenge: string | undefined, redirectUri: string): string {

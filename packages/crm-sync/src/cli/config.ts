@@ -15,7 +15,7 @@ const intent = z.enum(PURCHASE_INTENTS);
 const stage = z.enum(['Customer', 'Opportunity', 'Lost Opportunity', 'Prospect']);
 
 const Config = z.strictObject({
-  /** Export settings (spec section 4.2); missing ones take their defaults. */
+  /** Export settings (docs/crm-sync/planning.md, "Inputs"); missing ones take their defaults. */
   settings: z
     .strictObject({
       updateExisting: z.boolean().optional(),

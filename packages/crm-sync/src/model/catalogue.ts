@@ -1,6 +1,6 @@
 /**
- * The field catalogue (spec section 2.5): the one source of truth that drives the metadata XML,
- * the SOQL, the value mapping and the catalogue page of the docs.
+ * The field catalogue: the one source of truth that drives the metadata XML, the SOQL, the value
+ * mapping and the catalogue page of the docs (docs/crm-sync/catalogue.md, generated from it).
  */
 import type { CrmObject } from './objects.js';
 

@@ -1,6 +1,6 @@
 /**
- * Pipeline Stage of an account (spec section 3): a function of the current CRM data,
- * evaluated in priority order; the first matching row applies.
+ * Pipeline Stage of an account (docs/crm-sync/planning.md, "The Pipeline Stage"): a function of
+ * the current CRM data, evaluated in priority order; the first matching row applies.
  */
 
 export const pipelineStages = ['Customer', 'Opportunity', 'Lost Opportunity', 'Prospect'] as const;

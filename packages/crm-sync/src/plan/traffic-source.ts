@@ -1,6 +1,6 @@
 /**
  * Session traffic source, classified from the referrer and UTM tags into the value list of
- * `ServiceFirstTouch__c` / `ServiceLatestTouch__c` (spec section 2.5).
+ * `ServiceFirstTouch__c` / `ServiceLatestTouch__c` (docs/crm-sync/catalogue.md).
  */
 import type { SessionSource } from '@service/lookup-contract';
 import type { trafficSources } from '../model/catalogue.js';

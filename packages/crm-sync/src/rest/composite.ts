@@ -1,5 +1,5 @@
 /**
- * Batch updates through `PATCH /composite/sobjects` (spec section 4.2): request bodies of at most
+ * Batch updates through `PATCH /composite/sobjects` (docs/crm-sync/applying.md): bodies of at most
  * 200 records with `allOrNone: false`, and per-record results paired back with their records.
  * Salesforce processes a body in chunks, runs of records of one type, and refuses a body of more
  * than 10: records are grouped by object before they are cut into bodies.

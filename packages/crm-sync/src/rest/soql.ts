@@ -1,6 +1,7 @@
 /**
- * SOQL for the records the service reads (spec section 2.6): baseline fields, unreadable fields
- * removed, string literals escaped, and long `IN (...)` lists split across queries.
+ * SOQL for the records the service reads (docs/crm-sync/salesforce-setup.md, "The fields the
+ * service reads"): baseline fields, unreadable fields removed, string literals escaped, and long
+ * `IN (...)` lists split across queries.
  */
 import { CrmSyncError } from '../model/errors.js';
 import type { QueryObject } from '../model/objects.js';
@@ -12,9 +13,9 @@ import type { QueryObject } from '../model/objects.js';
 export const SOQL_MAX_LENGTH = 100_000;
 
 /**
- * Baseline fields per object (section 2.6), plus what the planner needs and the section omits:
- * Account `Type` (Pipeline Stage row 1) and the Lead conversion fields (a converted Lead cannot
- * be updated; its data goes to the Contact it became).
+ * Baseline fields per object, as the table of docs/crm-sync/salesforce-setup.md lists them:
+ * Account `Type` gives the Pipeline Stage (docs/crm-sync/planning.md) and the Lead conversion
+ * fields say a Lead cannot be updated (its data goes to the Contact it became).
  */
 export const baselineFields: Readonly<Record<QueryObject, readonly string[]>> = {
   Account: ['Id', 'Name', 'LastModifiedDate', 'Website', 'Type'],

@@ -70,6 +70,10 @@ describe('@service/lookup-core as an optional peer dependency', () => {
     const result = await run(['sync', '--events', 'events.ndjson', '--dry-run', '--json'], []);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).summary).toBeDefined();
+    // Two companies of one person each, none in the (empty) org, and no motion creates: every
+    // observed company and person gets one skip step (docs/crm-sync/planning.md, "The plan").
+    const { summary, counts } = JSON.parse(result.stdout);
+    expect(summary).toEqual({ updates: 0, creates: 0, feedPosts: 0, skips: 4, ambiguous: 0 });
+    expect(counts).toMatchObject({ skipped: 4, written: 0, failed: 0 });
   }, 60_000); // PGlite starts in the child
 });

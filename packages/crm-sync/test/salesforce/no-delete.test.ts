@@ -1,6 +1,6 @@
-// Records are never deleted (spec section 4.2 rule 6): no code path of the Salesforce entry or
-// the command can send a DELETE or call a delete/destroy API. Each test file's emulator also
-// asserts, after its tests, that it never received a DELETE request (see helpers.ts).
+// Records are never deleted (docs/crm-sync/planning.md, "The plan"): no code path of the
+// Salesforce entry or the command can send a DELETE or call a delete/destroy API. Each test file's
+// emulator also asserts, after its tests, that it never received a DELETE request (helpers.ts).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 /**
- * Every row of the lookup's behaviour tables (issue 3, spec sections 4.1, 5.1, 7, 8), run through
+ * Every row of the lookup's behaviour tables (docs/lookup-core/http-api.md: the request, the key,
+ * the answer, the errors; docs/lookup-core/operations.md: the limits), run through
  * a `Request` object, through real HTTP, and through the client's msw test double loaded with the
- * same data (issue 11), against the store the calling test file opens. Every answer is checked
+ * same data, against the store the calling test file opens. Every answer is checked
  * against the client's strict schemas and against the OpenAPI document.
  */
 import { strictSchemas as schemas } from '@service/lookup-client';
@@ -123,7 +124,7 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
       return sent.body as LookupBody;
     };
 
-    describe('authentication (spec 5.1)', () => {
+    describe('authentication (http-api.md, "The key")', () => {
       it.each(
         titledWithStatus([
           ['no key', { body: { domain: 'acme.com' } }, 401],
@@ -241,7 +242,7 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
       });
     });
 
-    describe('input (spec 4.1, 7)', () => {
+    describe('input (http-api.md, "The request" and "Errors")', () => {
       it.each<[string, unknown]>([
         ['neither email nor domain', {}],
         ['only includeActivity', { includeActivity: true }],
@@ -338,7 +339,7 @@ export function describeLookup(openStore: () => Promise<LookupStore>) {
       });
     });
 
-    describe('answers (spec 2.1-2.4, 4.1, 8)', () => {
+    describe('answers (http-api.md, "The answer"; operations.md, "Limits")', () => {
       it('a domain lookup returns the company and its contacts, most recently seen first', async () => {
         const body = await ok({ domain: 'acme.com' });
         expect(body.company).toEqual({

@@ -30,5 +30,8 @@ export function expectDocumented(method: string, sent: Sent): void {
   const pointer = `#/paths/~1api~1service~1lookup/${operation}/responses/${sent.status}/content/application~1json/schema`;
   const validate = ajv.getSchema(`${ID}${pointer}`);
   if (validate === undefined) throw new Error(`no schema at ${pointer}`);
-  expect(validate(sent.body) ? [] : validate.errors).toEqual([]);
+  expect(
+    validate(sent.body) ? [] : validate.errors,
+    `${method} -> ${sent.status} matches the document's schema`,
+  ).toEqual([]);
 }

@@ -1,7 +1,7 @@
 /**
  * OAuth 2.0 web server flow against a Salesforce login host (production, sandbox or a custom
- * My Domain), with `state` and PKCE, through jsforce's OAuth2 client. Section 5.2: every scope
- * is requested at connect time.
+ * My Domain), with `state` and PKCE, through jsforce's OAuth2 client. Every scope the connected
+ * app needs (docs/crm-sync/salesforce-setup.md, "The connected app") is requested at connect time.
  */
 import { randomBytes } from 'node:crypto';
 // The OAuth2 module alone: the package index would load every jsforce API (bulk, streaming...).

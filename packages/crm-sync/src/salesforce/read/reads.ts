@@ -1,9 +1,9 @@
 /**
- * Reads (spec section 2.6): the SOQL of the core's `buildQuery`, every page followed. Fields the
- * integration user cannot read are dropped instead of failing the sync: first those the
- * describe does not show, then, one at a time, any column an `INVALID_FIELD` answer still names
- * (Salesforce names only the first bad column, and a field hidden by field-level security looks
- * the same as one that does not exist).
+ * Reads (docs/crm-sync/salesforce-setup.md, "The fields the service reads"): the SOQL of the
+ * core's `buildQuery`, every page followed. Fields the integration user cannot read are dropped
+ * instead of failing the sync: first those the describe does not show, then, one at a time, any
+ * column an `INVALID_FIELD` answer still names (Salesforce names only the first bad column, and a
+ * field hidden by field-level security looks the same as one that does not exist).
  */
 
 import type { CrmObject, QueryObject } from '../../model/objects.js';

@@ -1,8 +1,9 @@
 /**
- * Field setup (spec sections 2.5, 4.2, 5.2): check the connecting user's permissions, read what
- * exists, upsert only missing or changed fields (at most 10 per Metadata call), then grant read
- * and edit on the connecting user's profile only, for exactly the service's fields that lack it.
- * A second run finds nothing to do and makes no Metadata call.
+ * Field setup (docs/crm-sync/salesforce-setup.md, "Permissions, step by step", for the fields of
+ * docs/crm-sync/catalogue.md): check the connecting user's permissions, read what exists, upsert
+ * only missing or changed fields (at most 10 per Metadata call), then grant read and edit on the
+ * connecting user's profile only, for exactly the service's fields that lack it. A second run
+ * finds nothing to do and makes no Metadata call.
  */
 
 import { METADATA_BATCH_LIMIT } from '../../metadata/requests.js';

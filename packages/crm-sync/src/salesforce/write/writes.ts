@@ -1,7 +1,8 @@
 /**
- * Writes (spec section 4.2): create, update one, batch update through composite collections
- * (at most 200 records per call, `allOrNone: false`, results per record), and Chatter feed
- * posts. There is no delete: records are never deleted (section 4.2, rule 6).
+ * Writes (docs/crm-sync/applying.md): create, update one, batch update through composite
+ * collections (at most 200 records per call, `allOrNone: false`, results per record), and Chatter
+ * feed posts. There is no delete: records are never deleted (docs/crm-sync/planning.md, "The
+ * plan").
  */
 
 import type { CrmObject, FieldValues } from '../../model/objects.js';
