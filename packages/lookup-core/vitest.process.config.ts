@@ -34,7 +34,6 @@ export const processTests = [
   'test/serve-keys.test.ts',
   'test/serve-operations.test.ts',
   'test/several-servers.postgres.test.ts',
-  'test/stale-feed.postgres.test.ts',
   'test/tenancy-secrets.test.ts',
 ];
 
