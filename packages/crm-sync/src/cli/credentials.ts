@@ -80,9 +80,11 @@ export async function resolveConnection(
   flags: ConnectionFlags,
   secrets: Secrets,
   env: NodeJS.ProcessEnv,
+  requestTimeoutMs?: number,
 ): Promise<SalesforceConnection> {
   const tokenFile = flags['token-file'] ?? defaultTokenFile(env);
   const apiVersion = flags['api-version'];
+  const transport = requestTimeoutMs === undefined ? {} : { requestTimeoutMs };
   const app = {
     clientId: flags['client-id'] ?? env.SF_CLIENT_ID,
     clientSecret: secrets['client-secret'],
@@ -116,6 +118,7 @@ export async function resolveConnection(
       instanceUrl: given.instanceUrl,
       accessToken: given.accessToken,
       apiVersion,
+      ...transport,
     });
   }
   const stored = await loadTokens(tokenFile);
@@ -134,6 +137,7 @@ export async function resolveConnection(
     clientSecret: stored.clientSecret ?? app.clientSecret,
     loginUrl: stored.loginUrl ?? app.loginUrl,
     apiVersion,
+    ...transport,
     onRefresh: (session) => saveTokens(tokenFile, { ...stored, ...session }),
   });
 }
