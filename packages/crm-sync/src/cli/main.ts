@@ -80,7 +80,7 @@ function invocation(
     );
     return targetOrg
       ? targetOrgConnection(targetOrg, { apiVersion: values['api-version'], requestTimeoutMs })
-      : resolveConnection(values, await secrets(), env, requestTimeoutMs);
+      : resolveConnection(values, await secrets(), env, requestTimeoutMs, io.err);
   };
   return { values, io, env, json, secrets, tokenFile, unexpected, targetOrg, connection };
 }

@@ -11,9 +11,9 @@ import type { PlanStep, SyncPlan } from '../../plan/types.js';
 import { COMPOSITE_BATCH_LIMIT } from '../../rest/composite.js';
 import { type BulkOptions, DEFAULT_WRITE_THRESHOLD } from '../bulk/options.js';
 import type { SalesforceConnection } from '../connection/connection.js';
-import { PARENTS_PER_QUERY } from './feed-posts.js';
 import type { ApiUsage } from '../errors.js';
 import { duplicateCheckQueries } from './bulk-apply.js';
+import { PARENTS_PER_QUERY } from './feed-posts.js';
 
 /**
  * Calls of one ingest job at the least: open, upload, close, one status poll, and its
