@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { writePrivateFile } from '../salesforce/state/private-file.js';
 
 /** Where the login of `tokenFile` waits when that file cannot be written: one per token file. */
-export function pendingTokenFile(tokenFile: string): string {
+function pendingTokenFile(tokenFile: string): string {
   const name = createHash('sha256').update(tokenFile).digest('hex').slice(0, 16);
   return join(tmpdir(), `service-crm-${userInfo().uid}`, `tokens-${name}.json`);
 }

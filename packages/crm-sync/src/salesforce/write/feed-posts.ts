@@ -20,13 +20,13 @@ import { postFeedItem } from './writes.js';
 export const PARENTS_PER_QUERY = 200;
 
 /** The last line of a post: the reference a later run finds it by. */
-export function postReference(step: FeedPostStep): string {
+function postReference(step: FeedPostStep): string {
   const digest = createHash('sha256').update(step.idempotencyKey).digest('base64url');
   return `Service ref: ${digest.slice(0, 22)}`;
 }
 
 /** The text posted for `step`: the timeline, then its reference. */
-export const postText = (step: FeedPostStep) => `${step.text}\n${postReference(step)}`;
+const postText = (step: FeedPostStep) => `${step.text}\n${postReference(step)}`;
 
 /** The posts on `parentIds` that carry a reference: parent id -> reference -> feed item id. */
 async function postsOn(
