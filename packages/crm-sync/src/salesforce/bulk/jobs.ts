@@ -164,7 +164,10 @@ export async function uploadAndCloseOrAbort(
   } catch (error) {
     if (!(error instanceof SalesforceError && error.code === 'network')) throw error;
     if ((await checkJob(connection, 'ingest', id)).state !== 'Open') return true;
-    await abortIngestJob(connection, id);
+    // An Open job is never processed: one whose abort is lost too is left Open, harmless.
+    await abortIngestJob(connection, id).catch((abort: unknown) => {
+      if (!(abort instanceof SalesforceError && abort.code === 'network')) throw abort;
+    });
     return false;
   }
 }
