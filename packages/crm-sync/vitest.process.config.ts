@@ -6,6 +6,8 @@ import { defineProject } from 'vitest/config';
  * embedded store in the process). `pnpm test` runs them; `pnpm test:unit` leaves them out.
  */
 export const processTests = [
+  // Faults made by the test itself: killed runs, a link that resets connections, full disks.
+  'test/chaos/**/*.test.ts',
   'test/example.test.ts',
   'test/salesforce/bulk-interrupted-sync.test.ts',
   'test/salesforce/cli-bulk-failed.test.ts',

@@ -135,6 +135,15 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['Name', 'string'],
     ['FullName', 'string'],
   ],
+  // A post on a record's feed: ParentId filters; Body (textarea) is selectable, not filterable.
+  // https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_feeditem.htm
+  FeedItem: [
+    ['Id', 'id'],
+    ['ParentId', 'reference'],
+    ['Type', 'string'],
+    ['Body', 'textarea'],
+    ['CreatedDate', 'datetime'],
+  ],
   PermissionSet: [
     ['Id', 'id'],
     ['Name', 'string'],
@@ -449,6 +458,16 @@ export class Org {
           table.delete(id);
           this.purged.add(id);
         }
+  }
+
+  /**
+   * A text post on `parentId`'s feed, as Chatter's `POST /chatter/feed-elements` makes it: a
+   * FeedItem of Type TextPost whose Body is the text of its message segments, queryable by
+   * ParentId like any FeedItem.
+   * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_resources_feed_element_post.htm
+   */
+  postToFeed(parentId: string, text: string): string {
+    return this.insert('FeedItem', { ParentId: parentId, Type: 'TextPost', Body: text });
   }
 
   objectOfId(id: string): string | undefined {

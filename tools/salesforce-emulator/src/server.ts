@@ -995,7 +995,9 @@ export class Emulator {
     if (!this.org.objectOfId(subjectId)) {
       return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
     }
-    const id = this.org.newId('FeedItem');
+    const segments = (body.body as { messageSegments?: { text?: string }[] } | undefined)
+      ?.messageSegments;
+    const id = this.org.postToFeed(subjectId, (segments ?? []).map((s) => s.text ?? '').join(''));
     const item = { Id: id, ...body };
     this.org.feed.push(item as SfRecord);
     return [201, { id, feedElementType: 'FeedItem', type: 'TextPost', parent: { id: subjectId } }];

@@ -287,4 +287,36 @@ describe('Salesforce emulator', () => {
       await emulator.close();
     }
   });
+
+  it('keeps a Chatter text post as a FeedItem queryable by ParentId, its Body the text posted', async () => {
+    const emulator = await startEmulator({ validateSchema: false });
+    try {
+      const { accessToken } = emulator.issueTokens();
+      const [account] = seedOrg(emulator.org, { companies: 1 }).accounts;
+      const api = `${emulator.url}/services/data/v59.0`;
+      const headers = {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+      };
+      const posted = await fetch(`${api}/chatter/feed-elements`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          feedElementType: 'FeedItem',
+          subjectId: account,
+          body: { messageSegments: [{ type: 'Text', text: 'two\nlines' }] },
+        }),
+      });
+      expect(posted.status).toBe(201);
+      const { id } = await posted.json();
+      const soql = `SELECT Id, ParentId, Type, Body FROM FeedItem WHERE ParentId IN ('${account}')`;
+      const query = await fetch(`${api}/query?q=${encodeURIComponent(soql)}`, { headers });
+      const { records } = await query.json();
+      expect(records).toMatchObject([
+        { Id: id, ParentId: account, Type: 'TextPost', Body: 'two\nlines' },
+      ]);
+    } finally {
+      await emulator.close();
+    }
+  });
 });

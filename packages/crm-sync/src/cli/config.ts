@@ -73,6 +73,8 @@ const Config = z.strictObject({
   unreadable: z.array(z.string()).optional(),
   /** Let Lead assignment rules run on create (default true). */
   autoAssign: z.boolean().optional(),
+  /** How long a call to the org waits for its answer, in seconds (default 60). */
+  requestTimeoutSeconds: z.number().positive().optional(),
   /** The events' workspace to read (default `default`). */
   workspace: z.string().min(1).optional(),
   /** Bulk API 2.0 thresholds, or false for REST and composite calls only. */
@@ -96,6 +98,8 @@ export interface SyncConfig {
   readonly autoAssign: boolean;
   readonly workspace: string;
   readonly bulk: BulkOptions | false;
+  /** `--request-timeout` from the config file, if set there. */
+  readonly requestTimeoutSeconds: number | undefined;
 }
 
 /** Validates a parsed config; `source` names it in messages. */
@@ -132,6 +136,7 @@ function parseConfig(value: unknown, source: string): SyncConfig {
     autoAssign: rest.autoAssign ?? true,
     workspace: rest.workspace ?? 'default',
     bulk: (rest.bulk ?? {}) as BulkOptions | false,
+    requestTimeoutSeconds: rest.requestTimeoutSeconds,
   };
 }
 

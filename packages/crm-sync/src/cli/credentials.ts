@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { connect, type SalesforceConnection } from '../salesforce/connection/connection.js';
-import { writePrivateFile } from '../salesforce/state/private-file.js';
+import { keepRenewedLogin, pendingLogin, saveLogin } from './kept-tokens.js';
 import { CliError, EXIT } from './output.js';
 import type { Secrets } from './secrets.js';
 
@@ -32,11 +32,34 @@ export function defaultTokenFile(env: NodeJS.ProcessEnv): string {
   return join(config, 'service-crm', 'tokens.json');
 }
 
-export async function saveTokens(path: string, tokens: StoredTokens): Promise<void> {
-  await writePrivateFile(path, `${JSON.stringify(tokens, null, 2)}\n`);
+/** The JSON value of `text`, or undefined when it is not JSON (a damaged file). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
+const tokenText = (tokens: StoredTokens) => `${JSON.stringify(tokens, null, 2)}\n`;
+
+export async function saveTokens(path: string, tokens: StoredTokens): Promise<void> {
+  await saveLogin(path, tokenText(tokens));
+}
+
+/**
+ * The login of the token file, or the renewed one waiting for it (`kept-tokens.ts`), moved back
+ * when the file can now be written.
+ */
 async function loadTokens(path: string): Promise<StoredTokens | undefined> {
+  const pending = await pendingLogin(path);
+  if (pending !== undefined) {
+    const tokens = StoredTokens.safeParse(parseJson(pending));
+    if (tokens.success) {
+      await saveLogin(path, pending).catch(() => {}); // still no space: read it from there again
+      return tokens.data;
+    }
+  }
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -47,13 +70,8 @@ async function loadTokens(path: string): Promise<StoredTokens | undefined> {
       `Cannot read the token file ${path}: ${(error as Error).message}`,
     );
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined; // not JSON: damaged like a file of the wrong shape
-  }
-  const parsed = StoredTokens.safeParse(value);
+  // Not JSON: damaged like a file of the wrong shape.
+  const parsed = StoredTokens.safeParse(parseJson(text));
   if (!parsed.success) {
     throw new CliError(
       EXIT.auth,
@@ -80,9 +98,12 @@ export async function resolveConnection(
   flags: ConnectionFlags,
   secrets: Secrets,
   env: NodeJS.ProcessEnv,
+  requestTimeoutMs?: number,
+  warn: (line: string) => void = () => {},
 ): Promise<SalesforceConnection> {
   const tokenFile = flags['token-file'] ?? defaultTokenFile(env);
   const apiVersion = flags['api-version'];
+  const transport = requestTimeoutMs === undefined ? {} : { requestTimeoutMs };
   const app = {
     clientId: flags['client-id'] ?? env.SF_CLIENT_ID,
     clientSecret: secrets['client-secret'],
@@ -116,6 +137,7 @@ export async function resolveConnection(
       instanceUrl: given.instanceUrl,
       accessToken: given.accessToken,
       apiVersion,
+      ...transport,
     });
   }
   const stored = await loadTokens(tokenFile);
@@ -134,6 +156,10 @@ export async function resolveConnection(
     clientSecret: stored.clientSecret ?? app.clientSecret,
     loginUrl: stored.loginUrl ?? app.loginUrl,
     apiVersion,
-    onRefresh: (session) => saveTokens(tokenFile, { ...stored, ...session }),
+    ...transport,
+    onRefresh: (session) => {
+      const renewed = { ...stored, ...session };
+      return keepRenewedLogin(tokenFile, tokenText(renewed), renewed.refreshToken, warn);
+    },
   });
 }

@@ -14,6 +14,8 @@ const CONNECTION = `Connection (default: the token file written by \`service-crm
   --token-file PATH                   default ~/.config/service-crm/tokens.json (mode 0600)
   --target-org ALIAS                  an sf CLI login (sf org login web --alias ALIAS) instead;
                                       needs @salesforce/core installed beside this package
+  --request-timeout SECONDS           how long a call to the org waits for its answer (default 60;
+                                      requestTimeoutSeconds in the config file)
   Tokens and secrets are never taken as values on the command line, where ps and shell history
   show them.`;
 

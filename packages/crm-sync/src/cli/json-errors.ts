@@ -52,6 +52,10 @@ function describe(error: unknown): Failure {
         return failure(EXIT.internal, error.message, error.code);
     }
   }
+  // A full disk: the message already names the file and the disk (salesforce/state/private-file.ts).
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return failure(EXIT.internal, firstLine(error), 'disk_full');
   return failure(EXIT.internal, `unexpected error: ${firstLine(error)}`);
 }
 

@@ -4,13 +4,14 @@ import { parseArgs } from 'node:util';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseReserve } from './api-budget.js';
 import { fieldsApply, fieldsExport, fieldsPlan, stage } from './commands.js';
-import { loadConfig } from './config.js';
+import { loadConfig, type SyncConfig } from './config.js';
 import { defaultTokenFile, resolveConnection } from './credentials.js';
 import { snapshotCommand } from './crm-source.js';
 import { commandHelp, USAGE } from './help.js';
 import { reportError } from './json-errors.js';
 import { login } from './login.js';
 import { CliError, EXIT, type ExitCode, type Io } from './output.js';
+import { requestTimeout } from './request-timeout.js';
 import { readSecrets, refuseSecretsOnArgv } from './secrets.js';
 import { sync } from './sync.js';
 import { targetOrgConnection } from './target-org.js';
@@ -34,6 +35,7 @@ const OPTIONS = {
   'full-read': { type: 'boolean' },
   snapshot: { type: 'string' },
   'api-reserve': { type: 'string' },
+  'request-timeout': { type: 'string' },
   'permission-set': { type: 'string' },
   account: { type: 'string' },
   out: { type: 'string' },
@@ -70,10 +72,16 @@ function invocation(
       );
   };
   const targetOrg = values['target-org'];
-  const connection = async () =>
-    targetOrg
-      ? targetOrgConnection(targetOrg, { apiVersion: values['api-version'] })
-      : resolveConnection(values, await secrets(), env);
+  // The config file's timeout where the command reads one; the flag wins.
+  const connection = async (config?: SyncConfig) => {
+    const requestTimeoutMs = requestTimeout(
+      values['request-timeout'],
+      config?.requestTimeoutSeconds,
+    );
+    return targetOrg
+      ? targetOrgConnection(targetOrg, { apiVersion: values['api-version'], requestTimeoutMs })
+      : resolveConnection(values, await secrets(), env, requestTimeoutMs, io.err);
+  };
   return { values, io, env, json, secrets, tokenFile, unexpected, targetOrg, connection };
 }
 
@@ -131,7 +139,7 @@ async function syncCommand({
   const config = await loadConfig(values.config);
   if (values.snapshot && !values['dry-run'])
     throw new CliError(EXIT.usage, '--snapshot plans offline: use it with --dry-run');
-  return sync(values.snapshot ? undefined : await connection(), io, {
+  return sync(values.snapshot ? undefined : await connection(config), io, {
     events: values.events,
     dryRun: values['dry-run'] === true,
     json,
@@ -187,7 +195,7 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
     case 'snapshot': {
       unexpected([sub, ...extra]);
       const config = await loadConfig(values.config);
-      return snapshotCommand(await connection(), io, {
+      return snapshotCommand(await connection(config), io, {
         out: values.out ?? 'crm-snapshot.json',
         fullRead: values['full-read'] === true,
         tokenFile,

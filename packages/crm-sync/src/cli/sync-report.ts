@@ -30,6 +30,35 @@ function describeStep(step: PlanStep): string {
   }
 }
 
+/** A step set aside because its link to the org failed (`failure` in salesforce/write/outcomes.ts). */
+const setAside = (o: ApplyResult['outcomes'][number]) =>
+  o.status === 'failed' && o.errors.some((e) => e.statusCode === 'NETWORK');
+
+/**
+ * A line per step the org refused; the steps set aside for a failed link are folded into one
+ * line, so an outage does not print a line per step.
+ */
+function reportFailures(io: Io, result: ApplyResult): void {
+  const aside: string[] = [];
+  let firstError = '';
+  for (const o of result.outcomes) {
+    if (o.status !== 'failed') continue;
+    if (setAside(o)) {
+      aside.push(describeStep(o.step));
+      firstError ||= o.errors[0]?.message ?? '';
+      continue;
+    }
+    io.out(
+      `failed: ${describeStep(o.step)}: ${o.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
+    );
+  }
+  if (aside.length === 0) return;
+  const shown = aside.slice(0, 3).join(', ');
+  io.out(
+    `set aside: ${aside.length} steps whose connection to the org failed (${shown}${aside.length > 3 ? ', ...' : ''}); first error: ${firstError}. Run the same sync again to write them; nothing is written twice.`,
+  );
+}
+
 function reportText(io: Io, { connection, budget, result, dryRun }: SyncReport): void {
   if (dryRun) {
     for (const o of result.outcomes)
@@ -38,12 +67,7 @@ function reportText(io: Io, { connection, budget, result, dryRun }: SyncReport):
       );
     io.out(budget.line);
   }
-  for (const o of result.outcomes) {
-    if (o.status === 'failed')
-      io.out(
-        `failed: ${describeStep(o.step)}: ${o.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
-      );
-  }
+  reportFailures(io, result);
   const c = result.counts;
   const calls = connection?.totalCalls ?? 0;
   io.out(

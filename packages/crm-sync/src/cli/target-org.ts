@@ -29,7 +29,10 @@ async function loadSalesforceCore(): Promise<SalesforceCore> {
 /** A connection through the `sf` CLI login named `aliasOrUsername`, at `apiVersion` (59.0). */
 export async function targetOrgConnection(
   aliasOrUsername: string,
-  options: { readonly apiVersion?: string | undefined } = {},
+  options: {
+    readonly apiVersion?: string | undefined;
+    readonly requestTimeoutMs?: number | undefined;
+  } = {},
 ): Promise<SalesforceConnection> {
   const core = await loadSalesforceCore();
   let org: Org;
@@ -49,5 +52,7 @@ export async function targetOrgConnection(
     );
   }
   // Without a version @salesforce/core uses the newest the org serves: pinned to the spec's.
-  return connect(org.getConnection(options.apiVersion ?? DEFAULT_API_VERSION));
+  return connect(org.getConnection(options.apiVersion ?? DEFAULT_API_VERSION), {
+    requestTimeoutMs: options.requestTimeoutMs,
+  });
 }

@@ -3,8 +3,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Emulator } from '@service/salesforce-emulator';
 
-/** Runs the built command `cli` with its own home, connected to `emulator` by environment. */
-export function start(cli: string, home: string, emulator: Emulator, args: string[]): ChildProcess {
+/**
+ * Runs the built command `cli` with its own home, connected to `emulator` by environment
+ * (`env` adds to it or replaces a part, e.g. SF_INSTANCE_URL to reach the org through a proxy).
+ */
+export function start(
+  cli: string,
+  home: string,
+  emulator: Emulator,
+  args: string[],
+  env: Record<string, string> = {},
+): ChildProcess {
   const tokens = emulator.issueTokens();
   return spawn(process.execPath, [cli, ...args], {
     env: {
@@ -12,6 +21,7 @@ export function start(cli: string, home: string, emulator: Emulator, args: strin
       SERVICE_CRM_HOME: home,
       SF_INSTANCE_URL: tokens.instanceUrl,
       SF_ACCESS_TOKEN: tokens.accessToken,
+      ...env,
     },
     cwd: home,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -21,7 +21,7 @@ import {
   ingestResults,
   type JobInfo,
   openIngestJob,
-  uploadAndClose,
+  uploadAndCloseOrAbort,
   waitForJob,
 } from './jobs.js';
 
@@ -138,10 +138,7 @@ export async function ingest(
     await collect(connection, request.operation, info, rows, results, true);
   }
   for (const rows of jobsOf(request.operation, fresh)) {
-    await request.beforeJob?.();
-    const id = await openIngestJob(connection, request.object, request.operation);
-    await request.journal.record(Object.fromEntries(rows.map((r) => [bulkJobKey(r.key), id])));
-    await uploadAndClose(connection, id, csvOf(request.operation, rows));
+    const id = await startJob(connection, request, rows);
     const info = await waitForJob(connection, 'ingest', id, request.polling);
     if (failedWhole(info))
       throw new BulkJobFailed(
@@ -151,6 +148,29 @@ export async function ingest(
     await collect(connection, request.operation, info, rows, results, false);
   }
   return results;
+}
+
+/** Jobs tried for one set of rows whose upload or close keeps losing its answer. */
+const JOB_ATTEMPTS = 3;
+
+/** A new job holding `rows`, uploaded and closed; its id is journaled before the upload. */
+async function startJob(
+  connection: SalesforceConnection,
+  request: IngestRequest,
+  rows: readonly IngestRow[],
+): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    await request.beforeJob?.();
+    const id = await openIngestJob(connection, request.object, request.operation);
+    await request.journal.record(Object.fromEntries(rows.map((r) => [bulkJobKey(r.key), id])));
+    if (await uploadAndCloseOrAbort(connection, id, csvOf(request.operation, rows))) return id;
+    if (attempt >= JOB_ATTEMPTS) {
+      throw new SalesforceError(
+        'network',
+        `Bulk API ${request.operation} of ${rows.length} ${request.object} records: the upload of ${attempt} jobs lost its answer; each was aborted, nothing of them written`,
+      );
+    }
+  }
 }
 
 function columnsOf(operation: IngestOperation, rows: readonly IngestRow[]): string[] {

@@ -146,6 +146,32 @@ export async function uploadAndClose(
   await connection.call(`PATCH /jobs/ingest/${id}`, 'bulk:close', () => job.close());
 }
 
+/**
+ * Uploads and closes the job, and when an answer was lost (a reset, a timeout), asks the job what
+ * became of it: past Open, the close reached the org (true); still Open, whether its data arrived
+ * is unknown, so it is aborted (nothing of an Open job is processed) and false says its rows need
+ * a new job.
+ * https://developer.salesforce.com/docs/platform/api-asynch/guide/close-job.html
+ */
+export async function uploadAndCloseOrAbort(
+  connection: SalesforceConnection,
+  id: string,
+  csv: string,
+): Promise<boolean> {
+  try {
+    await uploadAndClose(connection, id, csv);
+    return true;
+  } catch (error) {
+    if (!(error instanceof SalesforceError && error.code === 'network')) throw error;
+    if ((await checkJob(connection, 'ingest', id)).state !== 'Open') return true;
+    // An Open job is never processed: one whose abort is lost too is left Open, harmless.
+    await abortIngestJob(connection, id).catch((abort: unknown) => {
+      if (!(abort instanceof SalesforceError && abort.code === 'network')) throw abort;
+    });
+    return false;
+  }
+}
+
 /** Aborts a job that has not finished (an Open job of an interrupted run: nothing processed). */
 export async function abortIngestJob(connection: SalesforceConnection, id: string): Promise<void> {
   const job = await ingestJob(connection, id);

@@ -35,7 +35,15 @@ export interface RetryPolicy {
 /** Options for any connection, tokens or your own jsforce `Connection`. */
 export interface TransportOptions {
   readonly retry?: Partial<RetryPolicy> | undefined;
+  /**
+   * How long one REST call waits for the org's answer, its retries included, in ms (default
+   * 60,000). A call with no answer by then fails as a network error.
+   */
+  readonly requestTimeoutMs?: number | undefined;
 }
+
+/** The default of `requestTimeoutMs`: a minute. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** The session and connected app `connect()` makes a connection from. */
 export interface ConnectionOptions extends TransportOptions {
@@ -116,12 +124,27 @@ const BAD_OAUTH_TOKEN = /Bad_OAuth_Token/;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * jsforce aborts a call at its timeout with a DOMException named AbortError.
+ */
+const timedOut = (thrown: unknown) =>
+  thrown instanceof Error && (thrown.name === 'AbortError' || thrown.name === 'TimeoutError');
+
+/**
+ * A further page of a query (`/query/<locator>`). A locator is used once, so a page that timed
+ * out is not asked for again: the read fails and its next run restarts from its watermark.
+ * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_querymore_querylocator.htm
+ */
+const LOCATOR_PAGE = /\/query\/[\w-]+$/;
+
 /** Which failed calls `#send` may send again besides `UNABLE_TO_LOCK_ROW`. */
 interface Resend {
   /** A call with a body jsforce cannot resend, safe to repeat: resent when unavailable (503). */
   readonly body: boolean;
   /** Safe to send twice: resent when the connection closed before any answer came. */
   readonly safeToResend: boolean;
+  /** A GET: sent once more when it timed out. */
+  readonly read?: boolean;
 }
 
 /**
@@ -132,6 +155,8 @@ interface Resend {
 export class SalesforceConnection {
   readonly apiVersion: string;
   readonly retryPolicy: RetryPolicy;
+  /** How long one REST call waits for an answer, in ms. */
+  readonly requestTimeoutMs: number;
   readonly stats: ConnectionStats = { calls: {}, retries: 0, refreshes: 0 };
   /** The org's API usage as last reported (`Sforce-Limit-Info`), if any call reported it. */
   usage: ApiUsage | undefined;
@@ -148,6 +173,8 @@ export class SalesforceConnection {
   constructor(source: ConnectionOptions | JsforceConnection, options: TransportOptions = {}) {
     const retry = 'request' in source ? options.retry : (source as ConnectionOptions).retry;
     this.retryPolicy = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 20_000, ...retry };
+    const transportOptions = 'request' in source ? options : (source as ConnectionOptions);
+    this.requestTimeoutMs = transportOptions.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     if ('request' in source) {
       this.jsforce = source;
       this.apiVersion = source.version;
@@ -247,12 +274,13 @@ export class SalesforceConnection {
         minTimeout: this.retryPolicy.baseDelayMs,
         methods: ['GET'],
       },
+      timeout: this.requestTimeoutMs,
       ...this.#datedTransport(),
     };
     const parsed = await this.#send(
       label,
       options.operation ?? 'rest',
-      { body: method === 'PATCH', safeToResend: method !== 'POST' },
+      { body: method === 'PATCH', safeToResend: method !== 'POST', read: method === 'GET' },
       () => this.jsforce.request<T>(request, transport),
     );
     return { body: parsed };
@@ -369,6 +397,17 @@ export class SalesforceConnection {
         return result;
       } catch (thrown) {
         this.#readUsage();
+        if (timedOut(thrown)) {
+          // A read is sent once more (but no query locator, which is used once); a write's
+          // answer is lost: its caller looks for it in the org before sending it again.
+          if (resend.read && retry === 0 && !LOCATOR_PAGE.test(label)) continue;
+          throw new SalesforceError(
+            'network',
+            `${label}: the org did not answer within ${this.requestTimeoutMs / 1000} s (the request timeout)`,
+            { request: label },
+            { cause: thrown },
+          );
+        }
         error = classifyFailure(label, thrown, {
           usage: this.usage,
           refreshError: this.#renewal?.failure,

@@ -9,6 +9,7 @@
 // (the caller's `import { Connection } from 'jsforce'`, @salesforce/core's `class extends`).
 import '@jsforce/jsforce-node/lib/jsforce.js';
 import { Connection } from '@jsforce/jsforce-node/lib/connection.js';
+import { setDefaults } from '@jsforce/jsforce-node/lib/request.js';
 import '@jsforce/jsforce-node/lib/api/metadata.js';
 import { type OAuthClient, resolveLoginUrl } from '../auth/oauth.js';
 import { SalesforceError } from '../errors.js';
@@ -98,6 +99,17 @@ export function tokenConnection(options: {
   });
   if (options.refreshToken) connection.refreshToken = options.refreshToken;
   return connection as unknown as JsforceConnection;
+}
+
+/**
+ * A timeout for every call jsforce makes in this process (the Metadata and Bulk APIs too, whose
+ * calls take no options of ours). jsforce's defaults are replaced whole, so its others are set as
+ * its transport sets them: the proxy from the environment, redirects followed.
+ */
+export function setProcessRequestTimeout(ms: number): void {
+  const { https_proxy, http_proxy, HTTPS_PROXY, HTTP_PROXY } = process.env;
+  const httpProxy = https_proxy ?? http_proxy ?? HTTPS_PROXY ?? HTTP_PROXY;
+  setDefaults({ ...(httpProxy ? { httpProxy } : {}), timeout: ms, followRedirect: true });
 }
 
 /** The `metadata` member, or a clear error when the caller's jsforce did not load that API. */

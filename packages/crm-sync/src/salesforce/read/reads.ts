@@ -105,11 +105,38 @@ export async function queryAll<T = Record<string, unknown>>(
     const all = await inBulk(options.bulk, page.totalSize);
     if (all) return all;
   }
-  await options.eachPage?.(page.records);
+  try {
+    return await followPages(connection, page, operation, options.eachPage);
+  } catch (error) {
+    if (!pageLost(error)) throw error;
+    // A query locator is used once: the read starts again from its first page, once.
+    page = (await connection.rest<QueryPage<T>>('GET', path, { operation })).body;
+    return followPages(connection, page, operation, options.eachPage);
+  }
+}
+
+/**
+ * A further page of a query that could not be read: its answer was lost (a reset, a timeout)
+ * or its locator is spent. A locator is used once, so the page is not asked for again.
+ * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_querymore_querylocator.htm
+ */
+const pageLost = (error: unknown) =>
+  error instanceof SalesforceError &&
+  (error.code === 'network' || error.errorCode === 'INVALID_QUERY_LOCATOR');
+
+/** The records of `first` and of every page after it. */
+async function followPages<T>(
+  connection: SalesforceConnection,
+  first: QueryPage<T>,
+  operation: string,
+  eachPage: ((records: T[]) => Promise<void>) | undefined,
+): Promise<T[]> {
+  let page = first;
+  await eachPage?.(page.records);
   const records = [...page.records];
   while (!page.done && page.nextRecordsUrl) {
     page = (await connection.rest<QueryPage<T>>('GET', page.nextRecordsUrl, { operation })).body;
-    await options.eachPage?.(page.records);
+    await eachPage?.(page.records);
     records.push(...page.records);
   }
   return records;

@@ -6,7 +6,7 @@
  */
 
 import { type CrmObject, crmObjects } from '../../model/objects.js';
-import type { CreateStep, PlanStep, SyncPlan, UpdateStep } from '../../plan/types.js';
+import type { CreateStep, FeedPostStep, PlanStep, SyncPlan, UpdateStep } from '../../plan/types.js';
 import { BulkJobFailed, BulkJobTimeout } from '../bulk/jobs.js';
 import type { BulkOptions } from '../bulk/options.js';
 import type { SalesforceConnection } from '../connection/connection.js';
@@ -16,7 +16,7 @@ import { type ApplyJournal, memoryJournal } from '../state/journal.js';
 import { defaultReserve } from './budget.js';
 import { createInBulk } from './bulk-apply.js';
 import { applyCreate } from './creates.js';
-import { applyFeedPost } from './feed-posts.js';
+import { applyFeedPosts } from './feed-posts.js';
 import type { StepOutcome, StepStatus } from './outcomes.js';
 import { RefusedFields } from './refusals.js';
 import { applyUpdates } from './updates.js';
@@ -198,12 +198,11 @@ export async function applyPlan(
       );
       progress('create', 1);
     }
-    for (const step of steps) {
-      if (step.type !== 'feedPost') continue;
-      await guard();
-      outcomes.set(step, await applyFeedPost(connection, step, journal, createdIds));
-      progress('feedPost', 1);
-    }
+    await applyFeedPosts(
+      connection,
+      steps.filter((s): s is FeedPostStep => s.type === 'feedPost'),
+      { journal, outcomes, createdIds, guard, progress: (n) => progress('feedPost', n) },
+    );
   } catch (error) {
     if (error instanceof BulkJobTimeout) {
       stopped = { reason: 'bulk-job-timeout', message: error.message, usage: connection.usage };

@@ -1,7 +1,8 @@
 /**
  * The API budget of a sync, before it writes: how many calls the plan's writes will make
  * (composite calls of 200, Bulk API 2.0 jobs above the write threshold with the queries of
- * their duplicate check, one duplicate check and one call per create, one call per feed post), beside what the org has left today. A run
+ * their duplicate check, one duplicate check and one call per create, one call per feed post and one
+ * FeedItem query per 200 records posted on), beside what the org has left today. A run
  * whose estimate would leave fewer calls than the reserve does not start.
  */
 
@@ -12,6 +13,7 @@ import { type BulkOptions, DEFAULT_WRITE_THRESHOLD } from '../bulk/options.js';
 import type { SalesforceConnection } from '../connection/connection.js';
 import type { ApiUsage } from '../errors.js';
 import { duplicateCheckQueries } from './bulk-apply.js';
+import { PARENTS_PER_QUERY } from './feed-posts.js';
 
 /**
  * Calls of one ingest job at the least: open, upload, close, one status poll, and its
@@ -28,6 +30,7 @@ export interface WriteEstimate {
   readonly bulkCalls: number;
   /** Duplicate checks and create calls of the creates not in jobs. */
   readonly creates: number;
+  /** Feed posts, and the queries for posts an earlier run made. */
   readonly feedPosts: number;
   /** The fresh read of the org's usage before the first write (none when nothing is written). */
   readonly limitCheck: number;
@@ -82,7 +85,9 @@ export function estimateWriteCalls(
   }
   const compositeCalls = Math.ceil(composite / COMPOSITE_BATCH_LIMIT);
   const bulkCalls = bulkJobs * CALLS_PER_JOB + duplicateQueries;
-  const feedPosts = of('feedPost').length;
+  const posts = of('feedPost');
+  const postedOn = new Set(posts.map((s) => JSON.stringify(s.target)));
+  const feedPosts = posts.length + Math.ceil(postedOn.size / PARENTS_PER_QUERY);
   const work = compositeCalls + bulkCalls + creates + feedPosts;
   const limitCheck = work > 0 ? 1 : 0;
   return {

@@ -10,6 +10,7 @@ import type { SalesforceConnection } from '../connection/connection.js';
 import { SalesforceError } from '../errors.js';
 import { queryAll } from '../read/reads.js';
 import { stepKey } from '../state/journal.js';
+import { sendUnlessMade } from './lost-answers.js';
 import { failure, type RunState, type StepOutcome } from './outcomes.js';
 import { createRecord } from './writes.js';
 
@@ -84,7 +85,11 @@ export async function applyCreate(
     const omitted: string[] = [];
     for (;;) {
       try {
-        const { id } = await createRecord(connection, step.object, fields, createOptions);
+        // A create whose answer was lost is looked for, as after a crash, before it is resent.
+        const id = await sendUnlessMade(
+          async () => (await createRecord(connection, step.object, fields, createOptions)).id,
+          () => findExisting(connection, step),
+        );
         await journal.record({ [key]: id });
         createdIds.set(step.idempotencyKey, id);
         return { step, status: 'written', id, ...(omitted.length > 0 ? { omitted } : {}) };

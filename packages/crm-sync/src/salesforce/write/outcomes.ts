@@ -49,8 +49,19 @@ export interface RunState {
   readonly refused: RefusedFields;
 }
 
-/** A record error of Salesforce as the step's failed outcome; any other error is thrown on. */
+/**
+ * A record error of Salesforce, or a write whose connection failed after its retries (set aside:
+ * the run goes on and the next run tries it again), as the step's failed outcome; any other error
+ * is thrown on.
+ */
 export function failure(step: PlanStep, error: unknown): StepOutcome {
+  if (error instanceof SalesforceError && error.code === 'network') {
+    return {
+      step,
+      status: 'failed',
+      errors: [{ statusCode: 'NETWORK', message: error.message, fields: [] }],
+    };
+  }
   if (error instanceof SalesforceError && error.code === 'request_failed') {
     return {
       step,

@@ -67,8 +67,14 @@ export async function updateRecord(
 
 type CompositeResponse = readonly (CompositeSaveResult | CompositeRequestError)[];
 
-/** A refused request (4xx with Salesforce's error array) fails its records, not the whole run. */
+/**
+ * A refused request (4xx with Salesforce's error array), or one whose connection failed after
+ * the connection's retries, fails its records (set aside for the next run), not the whole run.
+ */
 function refusal(error: unknown): CompositeResponse {
+  if (error instanceof SalesforceError && error.code === 'network') {
+    return [{ errorCode: 'NETWORK', message: error.message }];
+  }
   if (
     error instanceof SalesforceError &&
     error.code === 'request_failed' &&
