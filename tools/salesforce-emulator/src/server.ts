@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
+import { tooLong } from './field-lengths.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
@@ -23,6 +24,8 @@ import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 
 export interface EmulatorOptions {
+  /** The loopback port `startEmulator` listens on (default 0: a free one). */
+  port?: number;
   profile?: ProfileSetup;
   /** Query page size (Salesforce's default batch is 2000). */
   pageSize?: number;
@@ -74,6 +77,11 @@ export interface EmulatorOptions {
    * ahead). Record stamps and each answer's `Date` header follow the org's clock.
    */
   clockOffsetSeconds?: number;
+  /**
+   * Refuse text longer than its field's length with STRING_TOO_LONG (default off).
+   * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+   */
+  fieldLengths?: boolean;
 }
 
 const ERRORS = {
@@ -167,6 +175,8 @@ export class Emulator {
    * undefined: no active rule. Bulk API 2.0 jobs run a rule only when named, so never here.
    */
   leadAssignmentOwner: string | undefined;
+  /** Whether text longer than its field is refused (`EmulatorOptions.fieldLengths`). */
+  fieldLengths: boolean;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -179,6 +189,7 @@ export class Emulator {
     this.password = options.password ?? 'emulator-password';
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
+    this.fieldLengths = options.fieldLengths ?? false;
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -200,8 +211,15 @@ export class Emulator {
       options.validateSchema === false ? { missing: 'validation turned off' } : loadSchema();
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on loopback, on `port` (default 0: a free one the system picks). */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -820,7 +838,7 @@ export class Emulator {
         fields: readOnly,
       };
     }
-    return undefined;
+    return this.fieldLengths ? tooLong(this.org, object, values) : undefined;
   }
 
   /** An active Lead assignment rule gives the Lead its owner (see `assigns`). */
@@ -1031,5 +1049,5 @@ export class Emulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  return new Emulator(options).start();
+  return new Emulator(options).start(options.port);
 }
