@@ -10,15 +10,16 @@ import { startEmulator } from './server.ts';
 
 const USAGE = `Usage: salesforce-emulator [options]
 
-Starts a Salesforce org on 127.0.0.1 and prints its session:
+Starts a Salesforce org on 127.0.0.1 and prints its session and its process id:
   SF_INSTANCE_URL=http://127.0.0.1:PORT
   SF_ACCESS_TOKEN=...
+  SF_EMULATOR_PID=...
 
 Options:
   --port N                    listen on port N (default: a free port)
   --preset developer|customer a clean developer org (default) or a typical customer's
   --seed FILE                 records to start with (JSON; see the README)
-  --write-env FILE            also write the two lines to FILE once listening
+  --write-env FILE            also write those lines to FILE once listening
   --[no-]lead-assignment-rule switch the Lead assignment rule on or off
   --[no-]field-lengths        switch the refusal of over-long text on or off
   --help                      this text`;
@@ -85,7 +86,9 @@ if (seed !== undefined) {
   }
 }
 const session = emulator.issueTokens();
-const lines = `SF_INSTANCE_URL=${session.instanceUrl}\nSF_ACCESS_TOKEN=${session.accessToken}\n`;
+// The pid stops it from a script: started through npx, `$!` is npm's, which does not pass a
+// signal on to the emulator.
+const lines = `SF_INSTANCE_URL=${session.instanceUrl}\nSF_ACCESS_TOKEN=${session.accessToken}\nSF_EMULATOR_PID=${process.pid}\n`;
 const envFile = flags['write-env'];
 if (envFile !== undefined) {
   // Written whole under another name first: a script waiting for the file never reads half of it.

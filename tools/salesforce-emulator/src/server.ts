@@ -556,6 +556,11 @@ export class Emulator {
       handle: ({ reply, json }) => reply(...this.feedElement(json())),
     },
     {
+      method: 'GET',
+      path: /^\/chatter\/feeds\/record\/(\w+)\/feed-elements$/,
+      handle: ({ reply }, match) => reply(...this.recordFeed(match[1] ?? '')),
+    },
+    {
       method: 'POST',
       path: /^\/sobjects\/(\w+)\/?$/,
       handle: ({ reply, json, req }, [, object = '']) =>
@@ -1017,6 +1022,29 @@ export class Emulator {
     const item = { Id: id, ...body };
     this.org.feed.push(item as SfRecord);
     return [201, { id, feedElementType: 'FeedItem', type: 'TextPost', parent: { id: subjectId } }];
+  }
+
+  /**
+   * A record's feed, newest first: the posts made on it, each with its text.
+   * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_resources_feeds_record.htm
+   */
+  private recordFeed(recordId: string): [number, unknown] {
+    if (!this.org.objectOfId(recordId)) return [404, ERRORS.notFound];
+    const elements = this.org.feed
+      .filter((item) => item.subjectId === recordId)
+      .reverse()
+      .map((item) => {
+        const body = item.body as { messageSegments?: { text?: string }[] } | undefined;
+        const text = (body?.messageSegments ?? []).map((segment) => segment.text ?? '').join('');
+        return {
+          id: item.Id,
+          feedElementType: 'FeedItem',
+          type: 'TextPost',
+          parent: { id: recordId },
+          body: { text },
+        };
+      });
+    return [200, { elements, nextPageUrl: null, currentPageUrl: null }];
   }
 
   private async metadata(

@@ -27,7 +27,7 @@ async function start(args: string[]) {
     command: process.execPath,
     args: [CLI, ...args],
     cwd: dir,
-    ready: /SF_ACCESS_TOKEN=(\S+)\n/,
+    ready: /SF_EMULATOR_PID=(\d+)\n/,
   });
   const session = Object.fromEntries(
     server.stdout
@@ -35,6 +35,7 @@ async function start(args: string[]) {
       .split('\n')
       .map((line) => line.split('=', 2) as [string, string]),
   );
+  expect(Number(session.SF_EMULATOR_PID)).toBe(server.pid);
   return { server, url: session.SF_INSTANCE_URL ?? '', token: session.SF_ACCESS_TOKEN ?? '' };
 }
 
