@@ -36,7 +36,7 @@ export function packAll(destination) {
 }
 
 /** The workspace packages `name` needs at run time, itself first. */
-function withWorkspaceDependencies(packed, name) {
+export function withWorkspaceDependencies(packed, name) {
   const { manifest } = packed.get(name);
   const needed = Object.keys(manifest.dependencies ?? {}).filter((dep) => packed.has(dep));
   return [name, ...needed.flatMap((dep) => withWorkspaceDependencies(packed, dep))];
