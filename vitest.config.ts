@@ -10,6 +10,7 @@ export default defineConfig({
       'packages/*/vitest.process.config.ts',
       'examples/*',
       'tools/*',
+      'tools/*/vitest.process.config.ts',
       'docs',
     ],
     // The default output, a scan that fails the run when a key or token is logged or in an error,

@@ -3,13 +3,15 @@
 // `require`, on the current Node.js and on the oldest each package supports (install-check/runtimes.mjs).
 // lookup-client looks up against `service-lookup serve` started from the installed lookup-core;
 // lookup-core answers through toNodeListener; crm-sync plans a pipeline stage and its command
-// prints its version. One line per runtime, package and module format; exits 1 if any failed.
+// prints its version; the emulator answers a query; a scratch project's vitest file syncs into
+// the emulator through crm-sync's API. One line per runtime, package and module format; exits 1 if any failed.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { install, onPath, packAll } from './install-check/projects.mjs';
 import { nodeRuntimes } from './install-check/runtimes.mjs';
+import { scratchSync } from './install-check/scratch-sync.mjs';
 import { serve } from './install-check/serve.mjs';
 
 const SAMPLE_EVENTS = new URL('../samples/events.ndjson', import.meta.url).pathname;
@@ -105,6 +107,26 @@ try {
     } finally {
       server?.stop();
     }
+  }
+  // Once, on this Node.js: an integrator's vitest file syncing into the emulator.
+  const started = performance.now();
+  try {
+    scratchSync(packed, join(work, 'scratch-sync'), nodeRuntimes(packed)[0]);
+    report(
+      { name: `node ${process.versions.node}` },
+      'scratch project: vitest sync into the emulator',
+      {
+        timing: seconds(performance.now() - started),
+      },
+    );
+  } catch (error) {
+    report(
+      { name: `node ${process.versions.node}` },
+      'scratch project: vitest sync into the emulator',
+      {
+        error: error.message,
+      },
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

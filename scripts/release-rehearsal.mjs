@@ -16,8 +16,15 @@ const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'ser
 const verdaccioDir = join(cache, 'verdaccio');
 const work = mkdtempSync(join(tmpdir(), 'service-release-'));
 const children = new Set();
+// The emulator is published from tools/ (docs/design/2026-11-29-emulator-package.md).
+const PUBLISHED = {
+  'lookup-client': 'packages/lookup-client',
+  'lookup-core': 'packages/lookup-core',
+  'crm-sync': 'packages/crm-sync',
+  'salesforce-emulator': 'tools/salesforce-emulator',
+};
 const version = (name) =>
-  JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8')).version;
+  JSON.parse(readFileSync(join(root, PUBLISHED[name], 'package.json'), 'utf8')).version;
 // A key from the environment when one is set, else the public sample key of the sample events.
 const key = process.env.SERVICE_SECRET_KEY || 'sk_live_sample_default_000000000000000000';
 
@@ -242,6 +249,14 @@ async function rehearse(pm, registry) {
     return printed;
   });
 
+  await step(`${pm}: @service/salesforce-emulator install to salesforce-emulator --help`, () => {
+    install('@service/salesforce-emulator');
+    const [command, args] = bin('@service/salesforce-emulator', 'salesforce-emulator');
+    const printed = run(command, [...args, '--help'], options);
+    if (!printed.includes('SF_INSTANCE_URL=')) throw new Error(`printed "${printed.slice(0, 80)}"`);
+    return 'usage printed';
+  });
+
   await step(`${pm}: lookup-core README first example, as written`, async () => {
     const code = firstExample(dir);
     writeFileSync(join(dir, 'first-example.mjs'), code);
@@ -263,7 +278,9 @@ async function rehearse(pm, registry) {
 async function main() {
   const began = performance.now();
   say(
-    `packages at ${['lookup-client', 'lookup-core', 'crm-sync'].map((p) => `${p}@${version(p)}`).join(', ')}; work dir ${work}`,
+    `packages at ${Object.keys(PUBLISHED)
+      .map((p) => `${p}@${version(p)}`)
+      .join(', ')}; work dir ${work}`,
   );
   const installed = existsSync(join(verdaccioDir, 'node_modules/.bin/verdaccio'));
   const { registry, npmrc } = await step(
@@ -271,13 +288,17 @@ async function main() {
     () => startVerdaccio(),
   );
   await step('packages built', () => {
-    run('pnpm', ['--filter', './packages/*', 'run', 'build'], { cwd: root });
+    run(
+      'pnpm',
+      ['--filter', './packages/*', '--filter', './tools/salesforce-emulator', 'run', 'build'],
+      { cwd: root },
+    );
   });
   await step(`changeset publish to ${registry}`, () => {
     // No git tags: this is a rehearsal. The temp .npmrc carries the registry and the token.
     const env = { ...registryEnv(registry), npm_config_userconfig: npmrc };
     run('pnpm', ['exec', 'changeset', 'publish', '--no-git-tag'], { cwd: root, env });
-    for (const name of ['lookup-client', 'lookup-core', 'crm-sync']) {
+    for (const name of Object.keys(PUBLISHED)) {
       const published = run('npm', ['view', `@service/${name}`, 'version'], {
         cwd: work,
         env,
@@ -285,7 +306,7 @@ async function main() {
       if (published !== version(name))
         throw new Error(`@service/${name}: registry has "${published}"`);
     }
-    return 'three packages';
+    return `${Object.keys(PUBLISHED).length} packages`;
   });
   await rehearse('npm', registry);
   await rehearse('pnpm', registry);

@@ -23,6 +23,8 @@ export function documentationFiles(root = repositoryRoot): string[] {
   const packages = readdirSync(join(root, 'packages'))
     .map((name) => join(root, 'packages', name, 'README.md'))
     .filter((file) => existsSync(file));
+  // Published from tools/ (see docs/design/2026-11-29-emulator-package.md).
+  packages.push(join(root, 'tools', 'salesforce-emulator', 'README.md'));
   const docs = readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.md') && !/^(api|node_modules)\//.test(file))
     .map((file) => join(root, 'docs', file));

@@ -23,6 +23,7 @@ export const processTests = [
   'test/salesforce/import-order.test.ts',
   'test/salesforce/interrupted-sync.test.ts',
   'test/salesforce/large-sync.test.ts',
+  'test/salesforce/snapshot-format.test.ts',
   'test/salesforce/login-browser.test.ts',
   'test/salesforce/login-callbacks.test.ts',
   'test/salesforce/sync-delta.test.ts',

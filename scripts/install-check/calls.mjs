@@ -82,6 +82,28 @@ export const checks = {
       expect(stage === 'Customer', `the pipeline stage of a customer account came out ${stage}`);
     },
   },
+  '@service/salesforce-emulator': {
+    entries: ['@service/salesforce-emulator'],
+    async call([{ startEmulator, seedFromFile }], answered) {
+      const emulator = await startEmulator();
+      try {
+        seedFromFile(emulator.org, { companies: 1 });
+        const { instanceUrl, accessToken } = emulator.issueTokens();
+        const response = await fetch(
+          `${instanceUrl}/services/data/v59.0/query?q=${encodeURIComponent('SELECT Name FROM Account')}`,
+          { headers: { authorization: `Bearer ${accessToken}` } },
+        );
+        const { records } = await response.json();
+        answered();
+        expect(
+          records?.[0]?.Name === 'Company 0',
+          `the emulator answered ${JSON.stringify(records)}`,
+        );
+      } finally {
+        await emulator.close();
+      }
+    },
+  },
 };
 
 /**

@@ -6,17 +6,28 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { dirname, join } from 'node:path';
 
 const here = new URL('.', import.meta.url).pathname;
-const packagesDir = new URL('../../packages/', import.meta.url).pathname;
+const root = new URL('../../', import.meta.url).pathname;
 
-/** `name -> { tarball, manifest }` for every public package under packages/. */
+/**
+ * The folders of the packages that may be published: those under packages/, and the Salesforce
+ * emulator, published from tools/ (docs/design/2026-11-29-emulator-package.md).
+ */
+export function packageDirs() {
+  return [
+    ...readdirSync(join(root, 'packages')).map((dir) => join(root, 'packages', dir)),
+    join(root, 'tools', 'salesforce-emulator'),
+  ];
+}
+
+/** `name -> { tarball, manifest }` for every public package (`packageDirs`). */
 export function packAll(destination) {
   const packed = new Map();
-  for (const dir of readdirSync(packagesDir)) {
-    const manifest = JSON.parse(readFileSync(join(packagesDir, dir, 'package.json'), 'utf8'));
+  for (const dir of packageDirs()) {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     // A private package is never published (the lookup contract is built into its importers).
     if (manifest.private) continue;
     const out = execFileSync('pnpm', ['pack', '--pack-destination', destination, '--json'], {
-      cwd: join(packagesDir, dir),
+      cwd: dir,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     packed.set(manifest.name, { tarball: JSON.parse(out.toString()).filename, manifest });
@@ -25,7 +36,7 @@ export function packAll(destination) {
 }
 
 /** The workspace packages `name` needs at run time, itself first. */
-function withWorkspaceDependencies(packed, name) {
+export function withWorkspaceDependencies(packed, name) {
   const { manifest } = packed.get(name);
   const needed = Object.keys(manifest.dependencies ?? {}).filter((dep) => packed.has(dep));
   return [name, ...needed.flatMap((dep) => withWorkspaceDependencies(packed, dep))];

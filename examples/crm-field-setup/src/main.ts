@@ -159,7 +159,8 @@ if (connection === undefined) {
           `updateMetadata calls: ${result.fields.length - failed.length} of ${result.fields.length} ` +
           `fields and ${result.grants.length} grants processed, ${failed.length} failed.`,
       );
-      if (!result.ok) process.exitCode = 3;
+      // The exit codes of `service-crm` (docs/crm-sync/errors.md): 4 partial, 6 permissions.
+      if (!result.ok) process.exitCode = 4;
     }
   } catch (error) {
     if (error instanceof SalesforcePermissionError) {
@@ -168,7 +169,7 @@ if (connection === undefined) {
       );
       console.error(error.remedy);
       console.error(`The source-format export for an admin is in ${path.join(out, 'source')}.`);
-      process.exitCode = 2;
+      process.exitCode = 6;
     } else if (error instanceof SalesforceError) {
       // One line with Salesforce's reason (tokens are never in it), not a stack trace.
       console.error(`\nSalesforce: ${error.message}`);

@@ -100,10 +100,10 @@ describe('examples/crm-field-setup against the Salesforce emulator', () => {
     expect(metadataCalls(emulator)).toHaveLength(8);
   });
 
-  it('explains the remedy and exits 2 when the user lacks the permissions', async () => {
+  it('explains the remedy and exits 6 when the user lacks the permissions', async () => {
     emulator = await startEmulator({ profile: STANDARD_USER });
     const { code, stderr } = await runSetup(salesforceEnv(emulator));
-    expect(code).toBe(2);
+    expect(code).toBe(6);
     expect(stderr).toContain('The connected user cannot set up fields: missing Modify All Data');
     expect(stderr).toContain('Reconnect with a System Administrator');
     expect(metadataCalls(emulator)).toEqual([]);

@@ -17,11 +17,13 @@ import type {
   ActivityAggregate,
   CompanyAggregate,
   ContactAggregate,
+  CrmSnapshot,
   ObservedCompany,
-  PlanSyncInput,
   PurchaseIntent,
   SessionSource,
+  SyncPlan,
 } from '../src/index.js';
+import { planSync } from '../src/index.js';
 
 type Yielded = ReturnType<LookupStore['readAggregates']> extends AsyncIterable<infer T> ? T : never;
 
@@ -36,6 +38,13 @@ describe('the aggregates crm-sync plans from', () => {
   });
 
   it('take what the store yields as planner input, without a cast', () => {
-    expectTypeOf<Yielded[]>().toExtend<PlanSyncInput['observed']>();
+    const fromArray = (crm: CrmSnapshot, observed: Yielded[]) => planSync({ crm, observed });
+    expectTypeOf(fromArray).returns.toEqualTypeOf<SyncPlan>();
+  });
+
+  it("take the store's readAggregates() itself, and then answer a Promise of the plan", () => {
+    const fromStore = (crm: CrmSnapshot, store: LookupStore) =>
+      planSync({ crm, observed: store.readAggregates() });
+    expectTypeOf(fromStore).returns.toEqualTypeOf<Promise<SyncPlan>>();
   });
 });

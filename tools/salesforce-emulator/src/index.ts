@@ -10,8 +10,10 @@ export {
   STANDARD_USER,
   SYSTEM_ADMINISTRATOR,
 } from './org.ts';
+export { ORG_PRESETS, type OrgBehaviours, type OrgPreset, presetOptions } from './presets.ts';
 export { type Seeded, type SeedOptions, seedOrg } from './seed.ts';
 export { type EventOptions, sessionEvents, toNdjson } from './seed-events.ts';
+export { type SeedFile, SeedFileError, seedFromFile } from './seed-file.ts';
 export {
   Emulator,
   type EmulatorOptions,
@@ -22,4 +24,7 @@ export {
 } from './server.ts';
 
 /** A Node script that writes an `sf` CLI login for the emulated org (see the file). */
-export const SF_CLI_LOGIN = fileURLToPath(new URL('./sf-cli-login.ts', import.meta.url));
+export const SF_CLI_LOGIN = fileURLToPath(
+  // Beside this module: the source when run from this repository, the built file when installed.
+  new URL(`./sf-cli-login.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url),
+);

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
+import { tooLong } from './field-lengths.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
@@ -23,6 +24,8 @@ import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 
 export interface EmulatorOptions {
+  /** The loopback port `startEmulator` listens on (default 0: a free one). */
+  port?: number;
   profile?: ProfileSetup;
   /** Query page size (Salesforce's default batch is 2000). */
   pageSize?: number;
@@ -74,6 +77,11 @@ export interface EmulatorOptions {
    * ahead). Record stamps and each answer's `Date` header follow the org's clock.
    */
   clockOffsetSeconds?: number;
+  /**
+   * Refuse text longer than its field's length with STRING_TOO_LONG (default off).
+   * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+   */
+  fieldLengths?: boolean;
 }
 
 const ERRORS = {
@@ -167,6 +175,8 @@ export class Emulator {
    * undefined: no active rule. Bulk API 2.0 jobs run a rule only when named, so never here.
    */
   leadAssignmentOwner: string | undefined;
+  /** Whether text longer than its field is refused (`EmulatorOptions.fieldLengths`). */
+  fieldLengths: boolean;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -179,6 +189,7 @@ export class Emulator {
     this.password = options.password ?? 'emulator-password';
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
+    this.fieldLengths = options.fieldLengths ?? false;
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -200,8 +211,15 @@ export class Emulator {
       options.validateSchema === false ? { missing: 'validation turned off' } : loadSchema();
   }
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on loopback, on `port` (default 0: a free one the system picks). */
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -538,6 +556,11 @@ export class Emulator {
       handle: ({ reply, json }) => reply(...this.feedElement(json())),
     },
     {
+      method: 'GET',
+      path: /^\/chatter\/feeds\/record\/(\w+)\/feed-elements$/,
+      handle: ({ reply }, match) => reply(...this.recordFeed(match[1] ?? '')),
+    },
+    {
       method: 'POST',
       path: /^\/sobjects\/(\w+)\/?$/,
       handle: ({ reply, json, req }, [, object = '']) =>
@@ -820,7 +843,7 @@ export class Emulator {
         fields: readOnly,
       };
     }
-    return undefined;
+    return this.fieldLengths ? tooLong(this.org, object, values) : undefined;
   }
 
   /** An active Lead assignment rule gives the Lead its owner (see `assigns`). */
@@ -1003,6 +1026,29 @@ export class Emulator {
     return [201, { id, feedElementType: 'FeedItem', type: 'TextPost', parent: { id: subjectId } }];
   }
 
+  /**
+   * A record's feed, newest first: the posts made on it, each with its text.
+   * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_resources_feeds_record.htm
+   */
+  private recordFeed(recordId: string): [number, unknown] {
+    if (!this.org.objectOfId(recordId)) return [404, ERRORS.notFound];
+    const elements = this.org.feed
+      .filter((item) => item.subjectId === recordId)
+      .reverse()
+      .map((item) => {
+        const body = item.body as { messageSegments?: { text?: string }[] } | undefined;
+        const text = (body?.messageSegments ?? []).map((segment) => segment.text ?? '').join('');
+        return {
+          id: item.Id,
+          feedElementType: 'FeedItem',
+          type: 'TextPost',
+          parent: { id: recordId },
+          body: { text },
+        };
+      });
+    return [200, { elements, nextPageUrl: null, currentPageUrl: null }];
+  }
+
   private async metadata(
     body: string,
     record: RecordedRequest,
@@ -1033,5 +1079,5 @@ export class Emulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  return new Emulator(options).start();
+  return new Emulator(options).start(options.port);
 }

@@ -4,13 +4,14 @@
  * command decides what comes next. Also the `snapshot` command.
  */
 import { dirname } from 'node:path';
-import type { SyncPlan } from '../plan/types.js';
+import type { CrmSnapshot, SyncPlan } from '../plan/types.js';
 import { updateFields } from '../plan/update-fields.js';
 import type { SalesforceConnection } from '../salesforce/connection/connection.js';
 import { type CrmChanges, readCrmChanges, readMissing } from '../salesforce/read/crm-changes.js';
 import {
   type CrmSnapshotFile,
   defaultSnapshotPath,
+  readPlanningSnapshot,
   readSnapshotFile,
   withWriting,
   writeSnapshotFile,
@@ -28,12 +29,23 @@ export interface CrmSourceOptions {
   readonly config: SyncConfig;
 }
 
-export interface CrmSource {
+/** The org read against the snapshot kept between runs, or a snapshot file alone (offline). */
+export type CrmSource = OrgSource | OfflineSource;
+
+/** The org, read incrementally. */
+export interface OrgSource {
   readonly crm: CrmSnapshotFile;
-  /** How it was read; undefined offline. */
-  readonly changes?: CrmChanges;
-  /** Where the snapshot is kept between runs (one file per org); undefined offline. */
-  readonly kept?: string;
+  /** How it was read. */
+  readonly changes: CrmChanges;
+  /** Where the snapshot is kept between runs (one file per org). */
+  readonly kept: string;
+}
+
+/** A snapshot file given with `--snapshot`, kept by `sync` or written by hand. */
+export interface OfflineSource {
+  readonly crm: CrmSnapshot;
+  readonly changes?: undefined;
+  readonly kept?: undefined;
 }
 
 function readOptions(config: SyncConfig) {
@@ -53,7 +65,7 @@ export async function readCrmSource(
 ): Promise<CrmSource> {
   if (connection === undefined) {
     const path = options.snapshot ?? '';
-    const crm = await readSnapshotFile(path);
+    const crm = await readPlanningSnapshot(path);
     if (crm === undefined)
       throw new CliError(
         EXIT.usage,
@@ -61,6 +73,15 @@ export async function readCrmSource(
       );
     return { crm };
   }
+  return readOrgSource(connection, io, options);
+}
+
+/** The org read incrementally against the snapshot kept between runs. */
+async function readOrgSource(
+  connection: SalesforceConnection,
+  io: Io,
+  options: Omit<CrmSourceOptions, 'snapshot'>,
+): Promise<OrgSource> {
   const kept = defaultSnapshotPath(dirname(options.tokenFile), connection.instanceUrl);
   const changes = await readCrmChanges(connection, {
     ...readOptions(options.config),
@@ -89,7 +110,7 @@ export async function completedFor(
   plan: SyncPlan,
   config: SyncConfig,
 ): Promise<CrmSource | undefined> {
-  if (connection === undefined) return undefined;
+  if (connection === undefined || source.kept === undefined) return undefined;
   const crm = await readMissing(connection, source.crm, plan, readOptions(config));
   return crm === undefined ? undefined : { ...source, crm };
 }
@@ -109,7 +130,7 @@ export async function snapshotCommand(
   io: Io,
   options: Omit<CrmSourceOptions, 'snapshot'> & { readonly out: string; readonly json: boolean },
 ): Promise<ExitCode> {
-  const source = await readCrmSource(connection, io, options);
+  const source = await readOrgSource(connection, io, options);
   await keepSnapshot(source);
   await writeSnapshotFile(options.out, source.crm);
   const { crm } = source;

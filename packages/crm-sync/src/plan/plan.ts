@@ -505,8 +505,31 @@ class Planner {
  * created, which feed posts are made, and which are skipped, each with its reason. Every observed
  * company and person is accounted for by at least one step. Pure and deterministic: the same input
  * gives the same plan. Throws `CrmSyncError` for invalid motions or mappings.
+ *
+ * Given `observed` as an async iterable (`store.readAggregates()`), it reads it to the end and
+ * answers a Promise of the plan, rejected with `CrmSyncError` for the same reasons.
  */
-export function planSync(input: PlanSyncInput): SyncPlan {
+export function planSync(
+  input: PlanSyncInput & { readonly observed: Iterable<ObservedCompany> },
+): SyncPlan;
+export function planSync(
+  input: PlanSyncInput & { readonly observed: AsyncIterable<ObservedCompany> },
+): Promise<SyncPlan>;
+export function planSync(input: PlanSyncInput): SyncPlan | Promise<SyncPlan>;
+export function planSync(input: PlanSyncInput): SyncPlan | Promise<SyncPlan> {
+  const { observed } = input;
+  if (Symbol.asyncIterator in observed) {
+    return (async () => {
+      const companies: ObservedCompany[] = [];
+      for await (const company of observed) companies.push(company);
+      return planObserved(input, companies);
+    })();
+  }
+  return planObserved(input, observed);
+}
+
+/** The plan of `input` over `observed`, read whole. */
+function planObserved(input: PlanSyncInput, observed: Iterable<ObservedCompany>): SyncPlan {
   const settings: ExportSettings = { ...defaultExportSettings, ...input.settings };
   defineFieldMappings(settings.mappings);
   const motions = input.motions ?? [];
@@ -519,8 +542,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
     input.customerTypes,
     input.full === true,
   );
-  const observed = [...input.observed].sort(byString((o) => o.company.domain));
-  for (const entry of observed) {
+  for (const entry of [...observed].sort(byString((o) => o.company.domain))) {
     const company = planner.company(entry);
     const contacts = [...entry.contacts].sort(byString((c) => c.email));
     for (const contact of contacts) planner.person(entry, contact, company);

@@ -220,7 +220,11 @@ export interface SyncPlan {
 /** What `planSync` plans from: the org's records, what the service observed, and the settings. */
 export interface PlanSyncInput {
   readonly crm: CrmSnapshot;
-  readonly observed: Iterable<ObservedCompany>;
+  /**
+   * The companies the lookup observed: an array (or any iterable), or an async iterable such as
+   * `@service/lookup-core`'s `store.readAggregates()`, in which case `planSync` answers a Promise.
+   */
+  readonly observed: Iterable<ObservedCompany> | AsyncIterable<ObservedCompany>;
   /** Missing settings take their defaults (`defaultExportSettings`). */
   readonly settings?: Partial<ExportSettings>;
   readonly motions?: readonly Motion[];

@@ -179,7 +179,9 @@ describe('sync writes and reads only what changed', { timeout: 120_000 }, () => 
     await writeFile(broken, '{"format":"something else"}');
     const refused = await run(['sync', '--dry-run', '--snapshot', broken, '--events', events]);
     expect(refused.code).toBe(2);
-    expect(refused.err.join('\n')).toMatch(/is not a CRM snapshot written by service-crm/);
+    expect(refused.err.join('\n')).toMatch(
+      /is not a CRM snapshot \(no "format": "service-crm-snapshot"\)/,
+    );
   });
 
   it('prints the API budget on a dry run, and a real run that would cross the reserve does not start', async () => {

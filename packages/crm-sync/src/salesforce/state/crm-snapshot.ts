@@ -2,7 +2,9 @@
  * The CRM snapshot file: the org's records as the sync needs them (ids, match keys, the Service
  * values they hold, the Opportunity facts of Pipeline Stage) and, per object, the watermark an
  * incremental read continues from. Written by `sync` between runs, by `service-crm snapshot`,
- * and read by `sync --dry-run --snapshot FILE` to plan offline. JSON, mode 0600.
+ * and read by `sync --dry-run --snapshot FILE` to plan offline, which also takes one written by
+ * hand (records only). JSON, mode 0600; its JSON Schema is crm-snapshot.schema.json in the
+ * package, described in docs/crm-sync/snapshot.md.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -70,21 +72,40 @@ export function defaultSnapshotPath(dir: string, instanceUrl: string): string {
 function invalid(path: string, why: string): SalesforceError {
   return new SalesforceError(
     'invalid_options',
-    `${path} is not a CRM snapshot written by service-crm (${why}). Write one with \`service-crm snapshot --out ${path}\`.`,
+    `${path} is not a CRM snapshot (${why}). See docs/crm-sync/snapshot.md, or write one with \`service-crm snapshot --out ${path}\`.`,
   );
 }
 
 const OBJECTS: readonly QueryObject[] = ['Account', 'Contact', 'Lead', 'Opportunity'];
 const LISTS = ['accounts', 'contacts', 'leads', 'opportunities'] as const;
 
-/** Checks the shape a snapshot must have to be planned from; throws a clear error otherwise. */
-function checked(path: string, value: unknown): CrmSnapshotFile {
+/** Checks the format, the version and the record lists; throws a clear error otherwise. */
+function checkedRecords(path: string, value: unknown): Partial<Record<string, unknown>> {
   if (typeof value !== 'object' || value === null) throw invalid(path, 'not a JSON object');
   const file = value as Partial<Record<string, unknown>>;
   if (file.format !== SNAPSHOT_FORMAT) throw invalid(path, `no "format": "${SNAPSHOT_FORMAT}"`);
   if (file.version !== SNAPSHOT_VERSION)
     throw invalid(path, `version ${String(file.version)}, this version reads ${SNAPSHOT_VERSION}`);
+  for (const list of LISTS) {
+    const records = file[list];
+    if (records === undefined && list === 'opportunities') continue;
+    if (!Array.isArray(records)) throw invalid(path, `"${list}" is not a list`);
+    const bad = records.findIndex(
+      (r) =>
+        typeof r !== 'object' ||
+        r === null ||
+        (list !== 'opportunities' && typeof (r as { Id?: unknown }).Id !== 'string'),
+    );
+    if (bad >= 0) throw invalid(path, `${list}[${bad}] is not a record with an Id`);
+  }
+  return file;
+}
+
+/** Checks the shape a kept snapshot must have to be continued; throws a clear error otherwise. */
+function checked(path: string, value: unknown): CrmSnapshotFile {
+  const file = checkedRecords(path, value);
   if (typeof file.instanceUrl !== 'string') throw invalid(path, 'no instanceUrl');
+  if (!Array.isArray(file.opportunities)) throw invalid(path, '"opportunities" is not a list');
   const objects = file.objects as Partial<Record<string, Partial<SnapshotObjectState>>> | undefined;
   for (const object of OBJECTS) {
     const state = objects?.[object];
@@ -97,22 +118,33 @@ function checked(path: string, value: unknown): CrmSnapshotFile {
     if (state.writing !== undefined && !(Number.isInteger(state.writing) && state.writing >= 0))
       throw invalid(path, `${object}'s "writing" is not a count of records`);
   }
-  for (const list of LISTS) {
-    const records = file[list];
-    if (!Array.isArray(records)) throw invalid(path, `"${list}" is not a list`);
-    const bad = records.findIndex(
-      (r) =>
-        typeof r !== 'object' ||
-        r === null ||
-        (list !== 'opportunities' && typeof (r as { Id?: unknown }).Id !== 'string'),
-    );
-    if (bad >= 0) throw invalid(path, `${list}[${bad}] is not a record with an Id`);
-  }
   return value as CrmSnapshotFile;
 }
 
-/** The snapshot at `path`; `undefined` when there is no file. */
+/** The kept snapshot at `path`, to continue reading from; `undefined` when there is no file. */
 export async function readSnapshotFile(path: string): Promise<CrmSnapshotFile | undefined> {
+  const parsed = await readJson(path);
+  return parsed === undefined ? undefined : checked(path, parsed);
+}
+
+/**
+ * The records of the snapshot at `path` to plan from, kept by `sync` or written by hand (only
+ * `format`, `version` and the record lists); `undefined` when there is no file.
+ */
+export async function readPlanningSnapshot(path: string): Promise<CrmSnapshot | undefined> {
+  const parsed = await readJson(path);
+  if (parsed === undefined) return undefined;
+  const file = checkedRecords(path, parsed) as unknown as CrmSnapshot;
+  return {
+    accounts: file.accounts,
+    contacts: file.contacts,
+    leads: file.leads,
+    opportunities: file.opportunities ?? [],
+  };
+}
+
+/** The JSON at `path`; `undefined` when there is no file. */
+async function readJson(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -127,7 +159,7 @@ export async function readSnapshotFile(path: string): Promise<CrmSnapshotFile | 
   } catch {
     throw invalid(path, 'not JSON');
   }
-  return checked(path, parsed);
+  return parsed;
 }
 
 /** The snapshot with, per object, how many records `plan` writes (see `writing`). */

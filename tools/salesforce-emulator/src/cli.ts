@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// `salesforce-emulator`: an org on loopback until Ctrl-C, its session printed as the
+// SF_INSTANCE_URL and SF_ACCESS_TOKEN lines service-crm (and the sf CLI) read from the environment.
+// (--write-env, not --env-file: Node.js takes that flag from the whole command line.)
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ORG_PRESETS, type OrgPreset, presetOptions } from './presets.ts';
+import { SeedFileError, seedFromFile } from './seed-file.ts';
+import { startEmulator } from './server.ts';
+
+const USAGE = `Usage: salesforce-emulator [options]
+
+Starts a Salesforce org on 127.0.0.1 and prints its session and its process id:
+  SF_INSTANCE_URL=http://127.0.0.1:PORT
+  SF_ACCESS_TOKEN=...
+  SF_EMULATOR_PID=...
+
+Options:
+  --port N                    listen on port N (default: a free port)
+  --preset developer|customer a clean developer org (default) or a typical customer's
+  --seed FILE                 records to start with (JSON; see the README)
+  --write-env FILE            also write those lines to FILE once listening
+  --[no-]lead-assignment-rule switch the Lead assignment rule on or off
+  --[no-]field-lengths        switch the refusal of over-long text on or off
+  --help                      this text`;
+
+function fail(message: string): never {
+  process.stderr.write(`salesforce-emulator: ${message}\n`);
+  process.exit(2);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      allowNegative: true,
+      options: {
+        port: { type: 'string' },
+        preset: { type: 'string', default: 'developer' },
+        seed: { type: 'string' },
+        'write-env': { type: 'string' },
+        'lead-assignment-rule': { type: 'boolean' },
+        'field-lengths': { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    }).values;
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+}
+
+function readSeed(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return fail(`cannot read the seed file ${path}: ${(error as Error).message}`);
+  }
+}
+
+const flags = parse();
+if (flags.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const preset = flags.preset as OrgPreset;
+if (!ORG_PRESETS.includes(preset)) fail(`--preset is one of ${ORG_PRESETS.join(', ')}`);
+const port = flags.port === undefined ? 0 : Number(flags.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port is a number from 0 to 65535');
+const seed = flags.seed === undefined ? undefined : readSeed(flags.seed);
+
+const emulator = await startEmulator({
+  ...presetOptions(preset, {
+    ...(flags['lead-assignment-rule'] === undefined
+      ? {}
+      : { leadAssignmentRule: flags['lead-assignment-rule'] }),
+    ...(flags['field-lengths'] === undefined ? {} : { fieldLengths: flags['field-lengths'] }),
+  }),
+  port,
+}).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));
+if (seed !== undefined) {
+  try {
+    seedFromFile(emulator.org, seed);
+  } catch (error) {
+    await emulator.close();
+    if (error instanceof SeedFileError) fail(`${flags.seed}: ${error.message}`);
+    throw error;
+  }
+}
+const session = emulator.issueTokens();
+// The pid stops it from a script: started through npx, `$!` is npm's, which does not pass a
+// signal on to the emulator.
+const lines = `SF_INSTANCE_URL=${session.instanceUrl}\nSF_ACCESS_TOKEN=${session.accessToken}\nSF_EMULATOR_PID=${process.pid}\n`;
+const envFile = flags['write-env'];
+if (envFile !== undefined) {
+  // Written whole under another name first: a script waiting for the file never reads half of it.
+  writeFileSync(`${envFile}.partial`, lines, { mode: 0o600 });
+  renameSync(`${envFile}.partial`, envFile);
+}
+process.stdout.write(lines);
+process.stderr.write(`salesforce-emulator: ${preset} org at ${emulator.url}; Ctrl-C stops it\n`);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void emulator.close().then(() => process.exit(0)));
+}

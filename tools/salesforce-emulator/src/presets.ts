@@ -1,0 +1,33 @@
+// The orgs an integrator picks from: a clean developer org, or one with the behaviours a
+// customer's org tends to have switched on. Each behaviour is also an option of its own.
+import type { EmulatorOptions } from './server.ts';
+
+/** A named starting point for `startEmulator` and the `salesforce-emulator` command. */
+export type OrgPreset = 'developer' | 'customer';
+
+/** The names of the presets, for a command line's choices. */
+export const ORG_PRESETS: readonly OrgPreset[] = ['developer', 'customer'];
+
+/**
+ * The customer behaviours the emulator has, each switchable on its own. Those a customer's org
+ * may have that are not emulated yet are listed in the package's README.
+ */
+export interface OrgBehaviours {
+  /** An active Lead assignment rule hands Leads written through REST to a queue user. */
+  leadAssignmentRule: boolean;
+  /** Text longer than its field's length is refused with STRING_TOO_LONG. */
+  fieldLengths: boolean;
+}
+
+const PRESETS: Record<OrgPreset, OrgBehaviours> = {
+  developer: { leadAssignmentRule: false, fieldLengths: false },
+  customer: { leadAssignmentRule: true, fieldLengths: true },
+};
+
+/** The emulator options of `preset`, with `overrides` switching single behaviours on or off. */
+export function presetOptions(
+  preset: OrgPreset,
+  overrides: Partial<OrgBehaviours> = {},
+): EmulatorOptions {
+  return { ...PRESETS[preset], ...overrides };
+}
