@@ -1,7 +1,7 @@
 /**
  * A store with an answer cache trusts the cache only while its change feed is fresh. The feed's
- * connection is frozen for real (its PostgreSQL backend stopped with SIGSTOP): no heartbeat
- * answers and no notice arrives, yet nothing resets the cache. A commit made meanwhile by another
+ * connections (LISTEN and the change log's poll) are frozen for real (their PostgreSQL backends
+ * stopped with SIGSTOP): no poll answers and no notice arrives, yet nothing resets the cache. A commit made meanwhile by another
  * store must be in the next answer, read from the database, not the kept answer from before.
  */
 import { createTestDatabase, DATABASE_URL, requires } from '@service/test-support';
@@ -13,8 +13,8 @@ import { session } from './support/events.js';
 
 const database = await createTestDatabase();
 
-/** The PostgreSQL backend serving the feed of the test database, once it listens. */
-async function feedBackend(): Promise<number> {
+/** The PostgreSQL backends serving the feed of the test database (LISTEN, the log's poll), once both run. */
+async function feedBackends(): Promise<number[]> {
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();
   try {
@@ -23,7 +23,7 @@ async function feedBackend(): Promise<number> {
         'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2',
         [new URL(database.url).pathname.slice(1), FEED_APPLICATION_NAME],
       );
-      if (rows[0] !== undefined) return rows[0].pid;
+      if (rows.length >= 2) return rows.map((row) => row.pid);
       await new Promise((resolve) => setImmediate(resolve));
     }
   } finally {
@@ -56,13 +56,13 @@ describe('a cached store whose change feed goes stale', requires(missing), () =>
     stores.push(cached, writer);
     const query = { workspace: 'default', domain: 'acme.com' };
     await writer.ingest([session('s1', '2025-03-01T10:00:00Z', { intent: 'low' })]);
-    const backend = await feedBackend();
+    const backends = await feedBackends();
     // Kept: the second lookup is a hit, so the cache holds the answer from before.
     const before = await cached.lookup(query);
     expect(await cached.lookup(query)).toEqual(before);
     expect(cached.stats?.().cache.hits).toBe(1);
 
-    process.kill(backend, 'SIGSTOP');
+    for (const backend of backends) process.kill(backend, 'SIGSTOP');
     try {
       await writer.ingest([session('s2', '2025-03-02T10:00:00Z', { intent: 'very_high' })]);
       const now = await writer.lookup(query);
@@ -75,7 +75,7 @@ describe('a cached store whose change feed goes stale', requires(missing), () =>
       }
       expect(await cached.lookup(query)).toEqual(now);
     } finally {
-      process.kill(backend, 'SIGCONT');
+      for (const backend of backends) process.kill(backend, 'SIGCONT');
     }
   }, 60_000);
 });
