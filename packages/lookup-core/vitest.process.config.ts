@@ -14,6 +14,7 @@ export const processTests = [
   'test/*.cluster.test.ts',
   'test/bin.test.ts',
   'test/cache-cli.test.ts',
+  'test/cache-second-pass.test.ts',
   'test/cache-under-load.postgres.test.ts',
   'test/cli.test.ts',
   'test/connection-cap.test.ts',

@@ -3,7 +3,7 @@
  * the two response shapes, schema drift both ways, retries and the key fallback.
  */
 
-import { sentBy } from '@service/test-support';
+import { sentBy } from '@service/test-support/sent-by';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';

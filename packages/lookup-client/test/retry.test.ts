@@ -3,7 +3,7 @@
  * at each attempt, so the waits between attempts are exact.
  */
 
-import { sentBy } from '@service/test-support';
+import { sentBy } from '@service/test-support/sent-by';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ConnectionError,

@@ -4,7 +4,8 @@
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { LookupClient, NotFoundError, UnauthorizedError } from '@service/lookup-client';
-import { close, listen, sentBy } from '@service/test-support';
+import { close, listen } from '@service/test-support';
+import { sentBy } from '@service/test-support/sent-by';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupHandler, type LookupStore, openEmbeddedStore } from '../src/index.js';
 import { toNodeListener } from '../src/node.js';

@@ -5,6 +5,5 @@
 export { type CliRun, type CliRunOptions, runCli } from './cli-runner.ts';
 export { close, listen } from './loopback.ts';
 export { requires } from './missing-prerequisite.ts';
-export { sentBy } from './sent-by.ts';
 export { type ServerCommand, ServerProcess } from './server-process.ts';
 export { createTestDatabase, DATABASE_URL, type TestDatabase } from './test-database.ts';

@@ -1,7 +1,8 @@
 /**
  * Which transport carried the lookup's secret key, told from the request headers (no key header:
  * the body). The names are those of the client's `KeyTransport`; the header names are the
- * contract's.
+ * contract's. A subpath of its own: the contract is TypeScript source that only a test runner (or a
+ * bundler) loads, and the main entry is also run by plain Node (the benchmarks).
  */
 import { KEY_HEADER } from '@service/lookup-contract';
 

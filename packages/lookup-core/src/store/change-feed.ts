@@ -34,7 +34,7 @@ export interface ChangeFeedOptions {
 }
 
 const RESET: StoreEvent = { reset: true };
-/** How the listening connection shows in `pg_stat_activity`. */
+/** How the change feed's connections (`LISTEN`, and the change log's poll) show in `pg_stat_activity`. */
 export const FEED_APPLICATION_NAME = 'service-lookup changes';
 const MAX_BACKOFF_MS = 5_000;
 

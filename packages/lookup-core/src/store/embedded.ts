@@ -129,6 +129,13 @@ function onDisk(
 }
 
 /**
+ * PGlite's PostgreSQL with 32 MB of shared buffers instead of 128 MB: the "disk" of an in-memory
+ * store is in this process too, and a bare PGlite idled at ~430 MB RSS with the default against
+ * ~320 MB with this (docs/design/2026-11-29-lookup-at-the-limit.md).
+ */
+const PGLITE_START = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] };
+
+/**
  * Opens (creating and migrating when needed) an embedded store. Takes one to a few seconds. With
  * `dataDir`, the directory is this process's until `close()` (`DataDirLockedError` while another
  * live process holds it), and a full disk fails with `DiskFullError` rather than hanging.
@@ -136,7 +143,8 @@ function onDisk(
 export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<LookupStore> {
   const sqlOptions = options.cache === undefined ? {} : { cache: options.cache };
   const { dataDir } = options;
-  if (dataDir === undefined) return openSqlStore(pgliteDatabase(await PGlite.create()), sqlOptions);
+  if (dataDir === undefined)
+    return openSqlStore(pgliteDatabase(await PGlite.create(PGLITE_START)), sqlOptions);
   const release = (() => {
     try {
       return lockDataDir(dataDir);
@@ -149,7 +157,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
   const db = onDisk(
     pgliteDatabase(
       await disk
-        .guard(() => PGlite.create(dataDir))
+        .guard(() => PGlite.create(dataDir, PGLITE_START))
         .catch(async (error: unknown) => {
           await disk.stopWatching();
           release();

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { LookupCoreError, StoreUnavailableError } from '../model/errors.js';
 import type { LookupStore } from '../model/types.js';
 import { type AnswerCacheOptions, cacheWanted } from './cache.js';
-import { listenForChanges } from './change-feed.js';
+import { FEED_APPLICATION_NAME, listenForChanges } from './change-feed.js';
 import { followChanges } from './change-log.js';
 import { parseDatabaseUrl, type ServerList } from './libpq-url.js';
 import { fixedSource, type PoolSource, sourceDatabase } from './pg-database.js';
@@ -60,6 +60,7 @@ function urlSource(
   url: string,
   max: number,
   what: string,
+  applicationName?: string,
 ): { source: PoolSource; list: ServerList } {
   let list: ServerList;
   try {
@@ -67,7 +68,11 @@ function urlSource(
   } catch (error) {
     throw new TypeError(`${what} ${(error as Error).message}`);
   }
-  const options = { max, connectionTimeoutMillis: 5_000 };
+  const options = {
+    max,
+    connectionTimeoutMillis: 5_000,
+    ...(applicationName === undefined ? {} : { application_name: applicationName }),
+  };
   if (list.hosts.length === 1 && list.targetSessionAttrs === 'any') {
     const pool = new pg.Pool({ ...options, connectionString: list.urlFor(0) });
     return { source: fixedSource(pool, true), list };
@@ -141,10 +146,41 @@ async function openOn(options: PostgresStoreOptions): Promise<LookupStore> {
   if (!cacheWanted(cache)) return openSqlStore(db, storeOptions);
   const listenTo = reads === undefined ? listenTarget(options, writes.list) : undefined;
   // On a standby LISTEN is refused: the log is polled there.
-  const feed = ({ readOnly }: { readOnly: boolean }) =>
-    followChanges(
-      reads ?? db,
+  const feed = ({ readOnly }: { readOnly: boolean }) => {
+    const polled = pollDatabase(options);
+    const follower = followChanges(
+      polled,
       listenTo === undefined || readOnly ? {} : { wakeUp: listenForChanges(listenTo) },
     );
+    return {
+      ...follower,
+      async close() {
+        await follower.close();
+        await polled.close();
+      },
+    };
+  };
   return openSqlStore(db, { ...storeOptions, cache, feed });
+}
+
+/**
+ * Where the change log is polled: a connection of its own to where lookups read. In the lookups'
+ * pool a poll waited behind every lookup queued there, and a poll older than the staleness bound
+ * sends every lookup to the database (more queueing): a busy store stopped using its cache.
+ */
+function pollDatabase(options: PostgresStoreOptions) {
+  if ('pool' in options)
+    return databaseOf(
+      {
+        source: fixedSource(
+          new pg.Pool({ ...options.pool.options, max: 1, application_name: FEED_APPLICATION_NAME }),
+          true,
+        ),
+        list: undefined,
+      },
+      options.preparedStatements,
+    );
+  const url = options.readReplicas ?? options.connectionString;
+  const what = options.readReplicas === undefined ? 'the database URL' : 'the read replicas URL';
+  return databaseOf(urlSource(url, 1, what, FEED_APPLICATION_NAME), options.preparedStatements);
 }
