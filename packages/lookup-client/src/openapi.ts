@@ -28,15 +28,16 @@ import {
 import * as z from 'zod/mini';
 import { VERSION } from './version.js';
 
-/**
- * The request body of the lookup (spec section 4.1), with the server's length limits. Here, not
- * in `schemas.ts`: the client builds its requests itself and need not carry this in its bundle.
- */
 /** What a key is, in every place the document names one. */
 const KEY_GRAMMAR =
   `A key is \`${KEY_PREFIX}\` then ${MIN_KEY_TAIL} to ${MAX_KEY_LENGTH - KEY_PREFIX.length} ` +
   'RFC 6750 token68 characters: letters, digits and `-._~+/`, then any `=` padding.';
 
+/**
+ * The request body of the lookup (docs/lookup-core/http-api.md), with the server's length limits.
+ * Here, not in `schemas.ts`: the client builds its requests itself and need not carry this in its
+ * bundle.
+ */
 const lookupRequestSchema = z.object({
   /** Looked up first when given; null or blank means not given. */
   email: z.optional(z.nullable(z.string().check(z.maxLength(MAX_EMAIL_LENGTH)))),
