@@ -50,3 +50,14 @@ export function heldBy(emulator: Emulator) {
     mostLeadsPerEmail: most(leadsPerEmail),
   };
 }
+
+/** What `heldBy` must say once every activity is posted once and every newcomer's Lead made once. */
+export function onceEach(sizes: { busy: number; newcomers: number }) {
+  return {
+    posts: sizes.busy,
+    recordsPostedOn: sizes.busy,
+    mostPostsOnOneRecord: 1,
+    newcomerLeads: sizes.newcomers,
+    mostLeadsPerEmail: 1,
+  };
+}
