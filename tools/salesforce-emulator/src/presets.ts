@@ -17,11 +17,13 @@ export interface OrgBehaviours {
   leadAssignmentRule: boolean;
   /** Text longer than its field's length is refused with STRING_TOO_LONG. */
   fieldLengths: boolean;
+  /** The standard duplicate rules refuse creates that match (DUPLICATES_DETECTED). */
+  duplicateRules: boolean;
 }
 
 const PRESETS: Record<OrgPreset, OrgBehaviours> = {
-  developer: { leadAssignmentRule: false, fieldLengths: false },
-  customer: { leadAssignmentRule: true, fieldLengths: true },
+  developer: { leadAssignmentRule: false, fieldLengths: false, duplicateRules: false },
+  customer: { leadAssignmentRule: true, fieldLengths: true, duplicateRules: true },
 };
 
 /** The emulator options of `preset`, with `overrides` switching single behaviours on or off. */

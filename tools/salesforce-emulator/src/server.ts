@@ -19,6 +19,7 @@ import {
   type RestCall,
   type Route,
 } from './routes.ts';
+import { allowsSave, duplicatesOf } from './duplicate-rules.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
 
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
@@ -82,6 +83,12 @@ export interface EmulatorOptions {
    * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
    */
   fieldLengths?: boolean;
+  /**
+   * The standard Account, Contact and Lead duplicate rules (duplicate-rules.ts): a matching create
+   * is refused with DUPLICATES_DETECTED unless `Sforce-Duplicate-Rule-Header: allowSave=true`.
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_duplicaterules.htm
+   */
+  duplicateRules?: boolean;
 }
 
 const ERRORS = {
@@ -177,6 +184,8 @@ export class Emulator {
   leadAssignmentOwner: string | undefined;
   /** Whether text longer than its field is refused (`EmulatorOptions.fieldLengths`). */
   fieldLengths: boolean;
+  /** Whether the standard duplicate rules are active (`EmulatorOptions.duplicateRules`). */
+  duplicateRules: boolean;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -190,6 +199,7 @@ export class Emulator {
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
     this.fieldLengths = options.fieldLengths ?? false;
+    this.duplicateRules = options.duplicateRules ?? false;
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -564,7 +574,7 @@ export class Emulator {
       method: 'POST',
       path: /^\/sobjects\/(\w+)\/?$/,
       handle: ({ reply, json, req }, [, object = '']) =>
-        reply(...this.create(object, json(), assigns(req))),
+        reply(...this.create(object, json(), assigns(req), allowsSave(req))),
     },
     {
       // A record by id, with the fields the user can read.
@@ -857,6 +867,7 @@ export class Emulator {
     object: string,
     values: Record<string, unknown>,
     autoAssign = false,
+    allowSave = false, // Bulk API 2.0 has no duplicate rule header: its rows never allow
   ): [number, unknown] {
     if (!WRITABLE.has(object)) {
       return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
@@ -897,6 +908,8 @@ export class Emulator {
         ];
       }
     }
+    const duplicate = this.duplicateRules && !allowSave && duplicatesOf(this.org, object, values);
+    if (duplicate) return [400, [duplicate]];
     const id = this.org.insert(object, values);
     const created = this.org.table(object).get(id);
     if (created) this.org.derive(object, created);
