@@ -73,6 +73,8 @@ const Config = z.strictObject({
   unreadable: z.array(z.string()).optional(),
   /** Let Lead assignment rules run on create (default true). */
   autoAssign: z.boolean().optional(),
+  /** The org's duplicate rules: let their verdict stand (default), or save over their alerts. */
+  duplicateRules: z.enum(['respect', 'allowSave']).optional(),
   /** How long a call to the org waits for its answer, in seconds (default 60). */
   requestTimeoutSeconds: z.number().positive().optional(),
   /** The events' workspace to read (default `default`). */
@@ -96,6 +98,8 @@ export interface SyncConfig {
   readonly ownerSync: boolean;
   readonly unreadable: readonly string[];
   readonly autoAssign: boolean;
+  /** `respect` (default) or `allowSave`: see `ApplyOptions.duplicateRules`. */
+  readonly duplicateRules: 'respect' | 'allowSave';
   readonly workspace: string;
   readonly bulk: BulkOptions | false;
   /** `--request-timeout` from the config file, if set there. */
@@ -134,6 +138,7 @@ function parseConfig(value: unknown, source: string): SyncConfig {
     ownerSync: rest.ownerSync ?? false,
     unreadable: rest.unreadable ?? [],
     autoAssign: rest.autoAssign ?? true,
+    duplicateRules: rest.duplicateRules ?? 'respect',
     workspace: rest.workspace ?? 'default',
     bulk: (rest.bulk ?? {}) as BulkOptions | false,
     requestTimeoutSeconds: rest.requestTimeoutSeconds,

@@ -4,6 +4,7 @@ import type { SalesforceConnection } from '../salesforce/connection/connection.j
 import type { ApplyResult } from '../salesforce/write/apply.js';
 import type { budgetFor } from './api-budget.js';
 import type { CrmSource } from './crm-source.js';
+import { remedyFor } from './failure-remedies.js';
 import { EXIT, type ExitCode, type Io } from './output.js';
 
 /** The values a finished sync reports on. */
@@ -34,23 +35,41 @@ function describeStep(step: PlanStep): string {
 const setAside = (o: ApplyResult['outcomes'][number]) =>
   o.status === 'failed' && o.errors.some((e) => e.statusCode === 'NETWORK');
 
+/** A step set aside for its link, or refused by the org: its status code, now or before. */
+function refusalOf(
+  o: ApplyResult['outcomes'][number],
+): { statusCode: string; earlierRun: boolean } | undefined {
+  if (o.status === 'skipped' && o.refusal)
+    return { statusCode: o.refusal.statusCode, earlierRun: o.refusal.earlierRun === true };
+  if (o.status !== 'failed' || setAside(o)) return undefined;
+  return { statusCode: o.errors[0]?.statusCode ?? 'UNKNOWN', earlierRun: false };
+}
+
 /**
- * A line per step the org refused; the steps set aside for a failed link are folded into one
- * line, so an outage does not print a line per step.
+ * The records the org refused, a line per Salesforce status code with its count and remedy
+ * (each record's message is in the `--json` output); the steps set aside for a failed link are
+ * folded into one line, so an outage does not print a line per step.
  */
 function reportFailures(io: Io, result: ApplyResult): void {
   const aside: string[] = [];
   let firstError = '';
+  const byCode = new Map<string, { now: number; before: number }>();
   for (const o of result.outcomes) {
-    if (o.status !== 'failed') continue;
-    if (setAside(o)) {
+    if (setAside(o) && o.status === 'failed') {
       aside.push(describeStep(o.step));
       firstError ||= o.errors[0]?.message ?? '';
       continue;
     }
-    io.out(
-      `failed: ${describeStep(o.step)}: ${o.errors.map((e) => `${e.statusCode} ${e.message}`).join('; ')}`,
-    );
+    const refusal = refusalOf(o);
+    if (!refusal) continue;
+    const count = byCode.get(refusal.statusCode) ?? { now: 0, before: 0 };
+    count[refusal.earlierRun ? 'before' : 'now'] += 1;
+    byCode.set(refusal.statusCode, count);
+  }
+  if (byCode.size > 0) io.out('Refused by the org (details per record: --json):');
+  for (const [code, { now, before }] of byCode) {
+    const held = before > 0 ? `; ${before} not sent again: refused before, data unchanged` : '';
+    io.out(`  ${code}: ${now + before} (${now} this run${held}): ${remedyFor(code)}`);
   }
   if (aside.length === 0) return;
   const shown = aside.slice(0, 3).join(', ');

@@ -82,6 +82,7 @@ export async function sync(
   const result = await applyPlan(connection, plan, {
     dryRun,
     autoAssign: config.autoAssign,
+    duplicateRules: config.duplicateRules,
     omitFields: config.unreadable,
     ...reserve,
     usageFresh: budget.budget !== undefined,

@@ -1,7 +1,10 @@
 /**
  * What an apply has written, by step key, so an interrupted run resumes where it stopped:
  * written updates are not sent again, created records are not created again, posts are not
- * posted twice. In memory by default; `fileJournal` keeps it in a file (mode 0600).
+ * posted twice. It also remembers what the org refused (`refused:<key>` entries: the status code
+ * and a digest of the data sent), kept across finished runs, so the same data is not sent again
+ * every run. In memory by default; `fileJournal` keeps it in a file (mode 0600), whose format is
+ * unchanged: a JSON object of strings.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -16,14 +19,17 @@ export interface ApplyJournal {
   get(key: string): string | undefined;
   /** Remember steps by key, with the id each produced (one write for the whole batch). */
   record(entries: Readonly<Record<string, string>>): void | Promise<void>;
-  /** Forget everything (a finished run: the next one starts afresh). */
+  /**
+   * Forget the finished steps (a finished run: the next one starts afresh); the remembered
+   * refusals are kept.
+   */
   clear?(): void | Promise<void>;
 }
 
 /** A journal in memory: what `applyPlan` uses when given none. */
 export function memoryJournal(entries: Record<string, string> = {}): ApplyJournal & {
   readonly entries: Record<string, string>;
-  /** Forgets every step. */
+  /** Forgets every step; keeps the refusals. */
   clear(): void;
 } {
   const map = new Map(Object.entries(entries));
@@ -32,7 +38,9 @@ export function memoryJournal(entries: Record<string, string> = {}): ApplyJourna
     record: (more) => {
       for (const [key, id] of Object.entries(more)) map.set(key, id);
     },
-    clear: () => map.clear(),
+    clear: () => {
+      for (const key of map.keys()) if (!key.startsWith(REFUSED)) map.delete(key);
+    },
     get entries() {
       return Object.fromEntries(map);
     },
@@ -64,7 +72,8 @@ export async function fileJournal(path: string): Promise<ApplyJournal> {
     },
     async clear() {
       memory.clear();
-      writing = writing.then(() => writePrivateFile(path, '{}'));
+      const snapshot = JSON.stringify(memory.entries);
+      writing = writing.then(() => writePrivateFile(path, snapshot));
       await writing;
     },
   };
@@ -112,4 +121,39 @@ function keyOf(step: PlanStep): string {
     case 'skip':
       return `skip:${digest(step.subject)}:${step.code}`;
   }
+}
+
+const REFUSED = 'refused:';
+
+/** A digest of the data a step sends: its fields (and the links a create fills), or its text. */
+function sentDigest(step: PlanStep): string {
+  switch (step.type) {
+    case 'update':
+      return digest(step.fields);
+    case 'create':
+      return digest({ fields: step.fields, links: step.links });
+    case 'feedPost':
+      return digest(step.text);
+    case 'skip':
+      return '';
+  }
+}
+
+/**
+ * The journal entry that remembers the org refused `step` with `statusCode`: recorded with the
+ * finished steps, read by `refusedBefore` in later runs.
+ */
+export function refusalEntry(step: PlanStep, statusCode: string): [key: string, value: string] {
+  return [`${REFUSED}${stepKey(step)}`, `${statusCode} ${sentDigest(step)}`];
+}
+
+/**
+ * The status code the org refused `step` with in an earlier run, when the data it would send is
+ * the same as then; undefined when it was not refused or its data changed.
+ */
+export function refusedBefore(journal: ApplyJournal, step: PlanStep): string | undefined {
+  const entry = journal.get(`${REFUSED}${stepKey(step)}`);
+  if (entry === undefined) return undefined;
+  const [statusCode, sent] = entry.split(' ');
+  return sent === sentDigest(step) ? statusCode : undefined;
 }

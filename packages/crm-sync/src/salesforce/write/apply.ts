@@ -18,6 +18,7 @@ import { createInBulk } from './bulk-apply.js';
 import { applyCreate } from './creates.js';
 import { applyFeedPosts } from './feed-posts.js';
 import type { StepOutcome, StepStatus } from './outcomes.js';
+import { holdRefused, rememberRefusals } from './refused-before.js';
 import { RefusedFields } from './refusals.js';
 import { applyUpdates } from './updates.js';
 
@@ -44,6 +45,13 @@ export interface ApplyOptions {
    * `Sforce-Auto-Assign: FALSE`. Updates never run them: they keep each record's owner.
    */
   readonly autoAssign?: boolean;
+  /**
+   * The org's duplicate rules: `respect` (default) lets their verdict stand, a create they refuse
+   * is reported as a duplicate with the records it matched (not a failure) and is not sent again
+   * while its data is unchanged; `allowSave` sends `Sforce-Duplicate-Rule-Header: allowSave=true`
+   * on creates, which saves records an alerting rule matched (a blocking rule still refuses).
+   */
+  readonly duplicateRules?: 'respect' | 'allowSave';
   /**
    * Stop when the org has this many API calls or fewer left today (default: 2% of the daily
    * allocation, at least 50), so other integrations keep working.
@@ -132,7 +140,11 @@ export async function applyPlan(
   const journal = options.journal ?? memoryJournal();
   const outcomes = new Map<PlanStep, StepOutcome>();
   const omit = omissions(options.omitFields ?? []);
-  const steps = plan.steps.map((step) => withoutFields(step, omit));
+  const planned = plan.steps.map((step) => withoutFields(step, omit));
+  const allowSave = options.duplicateRules === 'allowSave';
+  // What the org refused before, with the same data, is not sent again.
+  if (!options.dryRun) holdRefused(planned, journal, outcomes, allowSave);
+  const steps = planned.filter((step) => !outcomes.has(step));
   const total = steps.filter((s) => s.type !== 'skip').length;
   let done = 0;
   const progress = (phase: ApplyProgress['phase'], n: number) => {
@@ -181,6 +193,7 @@ export async function applyPlan(
           options: options.bulk ?? {},
           createdIds,
           autoAssign: options.autoAssign !== false,
+          allowSave,
         },
       );
     }
@@ -193,7 +206,7 @@ export async function applyPlan(
           connection,
           step,
           { journal, createdIds, outcomes, refused },
-          options.autoAssign !== false,
+          { autoAssign: options.autoAssign !== false, allowSave },
         ),
       );
       progress('create', 1);
@@ -219,7 +232,8 @@ export async function applyPlan(
   }
   for (const step of steps)
     if (!outcomes.has(step)) outcomes.set(step, { step, status: 'pending' });
-  return result(steps, outcomes, false, stopped);
+  await rememberRefusals(journal, outcomes.values());
+  return result(planned, outcomes, false, stopped);
 }
 
 function result(

@@ -21,7 +21,7 @@ import type { SalesforceConnection } from '../connection/connection.js';
 import { queryUriBound } from '../read/query-uri.js';
 import { queryAll } from '../read/reads.js';
 import { type ApplyJournal, stepKey } from '../state/journal.js';
-import type { StepOutcome } from './outcomes.js';
+import { refusedOutcome, type StepOutcome } from './outcomes.js';
 import type { RefusedFields } from './refusals.js';
 
 export interface BulkRun {
@@ -46,6 +46,9 @@ const handBack = (result: IngestResult | undefined) =>
   result.status === 'unprocessed' ||
   (result.status === 'failed' && result.errors.some((e) => HANDED_BACK.has(e.statusCode)));
 
+const duplicateRow = (result: IngestResult | undefined) =>
+  result?.status === 'failed' && result.errors.some((e) => e.statusCode === 'DUPLICATES_DETECTED');
+
 /**
  * Gives a step the outcome its job result says (failed, written, or already done by an
  * interrupted run's job); true when the record is written.
@@ -58,8 +61,7 @@ function settle(
   resumedReason: string,
   omitted: readonly string[],
 ): boolean {
-  if (result?.status === 'failed')
-    run.outcomes.set(step, { step, status: 'failed', errors: result.errors });
+  if (result?.status === 'failed') run.outcomes.set(step, refusedOutcome(step, result.errors));
   if (result?.status !== 'written') return false;
   run.outcomes.set(
     step,
@@ -149,7 +151,12 @@ export async function updateInBulk(
 export async function createInBulk(
   connection: SalesforceConnection,
   steps: readonly CreateStep[],
-  run: BulkRun & { readonly createdIds: Map<string, string>; readonly autoAssign: boolean },
+  run: BulkRun & {
+    readonly createdIds: Map<string, string>;
+    readonly autoAssign: boolean;
+    /** Duplicates go to the one-at-a-time path, which can say allowSave (a job cannot). */
+    readonly allowSave?: boolean;
+  },
 ): Promise<void> {
   const eligible = steps.filter(
     (s) => run.journal.get(stepKey(s)) === undefined && (s.object !== 'Lead' || !run.autoAssign),
@@ -207,7 +214,7 @@ export async function createInBulk(
     const created: Record<string, string> = {};
     for (const { step, key, omitted } of toWrite) {
       const result = results.get(key);
-      if (handBack(result)) continue;
+      if (handBack(result) || (run.allowSave && duplicateRow(result))) continue;
       const id = result?.status === 'written' ? result.id : '';
       if (settle(run, step, result, id, 'created by an earlier run', omitted)) {
         created[key] = id;

@@ -12,7 +12,7 @@ import { queryAll } from '../read/reads.js';
 import { stepKey } from '../state/journal.js';
 import { sendUnlessMade } from './lost-answers.js';
 import { failure, type RunState, type StepOutcome } from './outcomes.js';
-import { createRecord } from './writes.js';
+import { type CreateOptions, createRecord } from './writes.js';
 
 /** Finds the record an earlier run (or someone else) created for this step, if any. */
 async function findExisting(
@@ -45,7 +45,7 @@ export async function applyCreate(
     outcomes,
     refused,
   }: RunState & { readonly createdIds: Map<string, string> },
-  autoAssign: boolean,
+  createOptions: CreateOptions,
 ): Promise<StepOutcome> {
   const key = stepKey(step);
   const journaled = journal.get(key);
@@ -81,7 +81,6 @@ export async function applyCreate(
         reason: `a ${step.object} with this ${step.duplicateCheck.field} exists`,
       };
     }
-    const createOptions = { autoAssign };
     const omitted: string[] = [];
     for (;;) {
       try {

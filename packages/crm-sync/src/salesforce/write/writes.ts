@@ -26,6 +26,12 @@ export interface CreateOptions {
    * Salesforce's own default). Set false to keep the owner you set.
    */
   readonly autoAssign?: boolean;
+  /**
+   * Save a record the org's duplicate rules match when their action is to alert (default
+   * false: the org refuses it with `DUPLICATES_DETECTED` and the records it matched).
+   * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_duplicaterules.htm
+   */
+  readonly allowSave?: boolean;
 }
 
 /**
@@ -46,7 +52,10 @@ export async function createRecord(
   const { body } = await connection.rest<{ id: string }>('POST', `/sobjects/${object}`, {
     body: fields,
     operation: 'create',
-    headers: assignmentRules(options.autoAssign !== false),
+    headers: {
+      ...assignmentRules(options.autoAssign !== false),
+      ...(options.allowSave ? { 'sforce-duplicate-rule-header': 'allowSave=true' } : {}),
+    },
   });
   return { id: body.id };
 }
