@@ -117,7 +117,7 @@ describe('the org duplicate rules', () => {
       contactCreate('bulk.rob@example.com', 'Rob', 'Paulson', account),
       contactCreate('bulk.marla@example.com', 'Marla', 'Singer', account),
     ];
-    const bulk = { writeThreshold: 1 };
+    const bulk = { writeThreshold: 1, polling: { initialDelayMs: 1, maxDelayMs: 2 } };
     const { first, second, sentSecond } = await twice(steps, { bulk });
     expect(first.outcomes.map((o) => o.status)).toEqual(['skipped', 'written']);
     expect(first.outcomes[0]).toMatchObject({ refusal: { statusCode: 'DUPLICATES_DETECTED' } });
