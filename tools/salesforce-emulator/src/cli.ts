@@ -75,9 +75,7 @@ const emulator = await startEmulator({
       ? {}
       : { leadAssignmentRule: flags['lead-assignment-rule'] }),
     ...(flags['field-lengths'] === undefined ? {} : { fieldLengths: flags['field-lengths'] }),
-    ...(flags['duplicate-rules'] === undefined
-      ? {}
-      : { duplicateRules: flags['duplicate-rules'] }),
+    ...(flags['duplicate-rules'] === undefined ? {} : { duplicateRules: flags['duplicate-rules'] }),
   }),
   port,
 }).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));

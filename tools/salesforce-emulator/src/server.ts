@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
+import { allowsSave, duplicatesOf } from './duplicate-rules.ts';
 import { tooLong } from './field-lengths.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
@@ -19,7 +20,6 @@ import {
   type RestCall,
   type Route,
 } from './routes.ts';
-import { allowsSave, duplicatesOf } from './duplicate-rules.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
 
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';

@@ -30,7 +30,8 @@ const matchedIds = (body: unknown) =>
     body as {
       duplicateResult: { matchResults: { matchRecords: { record: { Id: string } }[] }[] };
     }[]
-  ).flatMap((e) => e.duplicateResult.matchResults.flatMap((m) => m.matchRecords))
+  )
+    .flatMap((e) => e.duplicateResult.matchResults.flatMap((m) => m.matchRecords))
     .map((r) => r.record.Id);
 
 describe('standard duplicate rules', () => {
@@ -92,7 +93,11 @@ describe('standard duplicate rules', () => {
   });
 
   it('fail a Bulk API 2.0 row that matches with DUPLICATES_DETECTED', async () => {
-    emulator.org.insert('Lead', { LastName: 'Hendricks', Email: 'rh@piedpiper.com', Company: 'PP' });
+    emulator.org.insert('Lead', {
+      LastName: 'Hendricks',
+      Email: 'rh@piedpiper.com',
+      Company: 'PP',
+    });
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const base = `${emulator.url}/services/data/v59.0/jobs/ingest`;
     const job = (await (

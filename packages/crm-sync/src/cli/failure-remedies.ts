@@ -10,7 +10,8 @@ const REMEDIES: Readonly<Record<string, string>> = {
     "a validation rule of the org refused the values; its message names the rule: ask the org's admin, or give the value it wants in the settings",
   CANNOT_INSERT_UPDATE_ACTIVATE_ENTITY:
     "a trigger or flow of the org threw on these records; its message names it: ask the org's admin",
-  STRING_TOO_LONG: 'a value is longer than its field; shorten it in the mapping or lengthen the field',
+  STRING_TOO_LONG:
+    'a value is longer than its field; shorten it in the mapping or lengthen the field',
   FIELD_INTEGRITY_EXCEPTION:
     "a value the field does not take (a country or state the org's picklists lack, a bad reference)",
   INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST:

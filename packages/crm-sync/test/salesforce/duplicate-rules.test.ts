@@ -3,18 +3,27 @@
 // duplicate with the matched ids, is no failure of the run, and is not sent again while its data
 // is unchanged; `duplicateRules: 'allowSave'` saves it. Any other refusal is remembered the same
 // way, a failure of the moment is not.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, reportSync } from '../../src/cli/sync-report.js';
+import { loadConfig } from '../../src/cli/config.js';
 import { EXIT, type Io } from '../../src/cli/output.js';
+import { exitCodeOf, reportSync } from '../../src/cli/sync-report.js';
 import type { PlanStep } from '../../src/index.js';
-import { type ApplyOptions, applyPlan, memoryJournal } from '../../src/salesforce.js';
+import { type ApplyOptions, applyPlan, fileJournal, memoryJournal } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
 import { plan, update } from './plan-steps.js';
 
 const env = useEmulator({ duplicateRules: true });
 
 /** A Contact at `accountId`, created after the duplicate check on its email. */
-const contactCreate = (email: string, first: string, last: string, accountId: string): PlanStep => ({
+const contactCreate = (
+  email: string,
+  first: string,
+  last: string,
+  accountId: string,
+): PlanStep => ({
   type: 'create',
   object: 'Contact',
   fields: { FirstName: first, LastName: last, Email: email, AccountId: accountId },
@@ -40,7 +49,9 @@ function orgWithPaulson() {
 }
 
 const creates = (object: string) =>
-  env.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith(`/sobjects/${object}`));
+  env.emulator.requests.filter(
+    (r) => r.method === 'POST' && r.path.endsWith(`/sobjects/${object}`),
+  );
 
 /** Applies `steps` twice with one journal, cleared between the runs as `service-crm sync` does. */
 async function twice(steps: PlanStep[], options: ApplyOptions = {}) {
@@ -178,7 +189,12 @@ describe('the org duplicate rules', () => {
     ];
     const { second } = await twice(steps);
     const lines: string[] = [];
-    const io: Io = { out: (l) => lines.push(l), err: () => {}, progress: () => {}, stdin: async () => '' };
+    const io: Io = {
+      out: (l) => lines.push(l),
+      err: () => {},
+      progress: () => {},
+      stdin: async () => '',
+    };
     reportSync(io, {
       connection: undefined,
       plan: plan(steps),
@@ -194,5 +210,37 @@ describe('the org duplicate rules', () => {
     ]);
     expect(exitCodeOf(second)).toBe(EXIT.ok);
     org.recordErrors.clear();
+  });
+});
+
+describe('the duplicateRules setting of the settings file', () => {
+  it('is respect by default, takes allowSave, and refuses anything else clearly', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dupes-config-'));
+    const file = async (value: unknown) => {
+      const path = join(dir, `${Math.random()}.json`);
+      await writeFile(path, JSON.stringify(value));
+      return path;
+    };
+    expect((await loadConfig(undefined)).duplicateRules).toBe('respect');
+    expect((await loadConfig(await file({ duplicateRules: 'allowSave' }))).duplicateRules).toBe(
+      'allowSave',
+    );
+    await expect(loadConfig(await file({ duplicateRules: 'force' }))).rejects.toThrow(
+      /duplicateRules: Invalid option/,
+    );
+  });
+});
+
+describe('the journal of refusals', () => {
+  it('loads a journal of an earlier version and keeps the refusals when a finished run clears it', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'dupes-journal-')), 'journal.json');
+    await writeFile(path, JSON.stringify({ 'create:Lead:old@x.io': '00Q000000000001AAA' }));
+    const journal = await fileJournal(path);
+    expect(journal.get('create:Lead:old@x.io')).toBe('00Q000000000001AAA');
+    await journal.record({ 'refused:create:Lead:a@x.io': 'STRING_TOO_LONG abc' });
+    await journal.clear?.();
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({
+      'refused:create:Lead:a@x.io': 'STRING_TOO_LONG abc',
+    });
   });
 });

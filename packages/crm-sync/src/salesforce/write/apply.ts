@@ -18,8 +18,8 @@ import { createInBulk } from './bulk-apply.js';
 import { applyCreate } from './creates.js';
 import { applyFeedPosts } from './feed-posts.js';
 import type { StepOutcome, StepStatus } from './outcomes.js';
-import { holdRefused, rememberRefusals } from './refused-before.js';
 import { RefusedFields } from './refusals.js';
+import { holdRefused, rememberRefusals } from './refused-before.js';
 import { applyUpdates } from './updates.js';
 
 export type { StepOutcome, StepStatus } from './outcomes.js';
@@ -142,9 +142,8 @@ export async function applyPlan(
   const omit = omissions(options.omitFields ?? []);
   const planned = plan.steps.map((step) => withoutFields(step, omit));
   const allowSave = options.duplicateRules === 'allowSave';
-  // What the org refused before, with the same data, is not sent again.
-  if (!options.dryRun) holdRefused(planned, journal, outcomes, allowSave);
-  const steps = planned.filter((step) => !outcomes.has(step));
+  const creating = { autoAssign: options.autoAssign !== false, allowSave };
+  const steps = options.dryRun ? planned : holdRefused(planned, journal, outcomes, allowSave);
   const total = steps.filter((s) => s.type !== 'skip').length;
   let done = 0;
   const progress = (phase: ApplyProgress['phase'], n: number) => {
@@ -192,8 +191,7 @@ export async function applyPlan(
           progress: (n) => progress('create', n),
           options: options.bulk ?? {},
           createdIds,
-          autoAssign: options.autoAssign !== false,
-          allowSave,
+          ...creating,
         },
       );
     }
@@ -202,12 +200,7 @@ export async function applyPlan(
       await guard();
       outcomes.set(
         step,
-        await applyCreate(
-          connection,
-          step,
-          { journal, createdIds, outcomes, refused },
-          { autoAssign: options.autoAssign !== false, allowSave },
-        ),
+        await applyCreate(connection, step, { journal, createdIds, outcomes, refused }, creating),
       );
       progress('create', 1);
     }

@@ -30,14 +30,15 @@ export function isTransient(statusCode: string): boolean {
 
 /**
  * Gives each step the org refused before, with the same data, a skipped outcome naming the
- * refusal. A duplicate is sent again when `allowSave` now overrides the org's duplicate rules.
+ * refusal; the steps left to send. A duplicate is sent again when `allowSave` now overrides the
+ * org's duplicate rules.
  */
 export function holdRefused(
   steps: readonly PlanStep[],
   journal: ApplyJournal,
   outcomes: Map<PlanStep, StepOutcome>,
   allowSave: boolean,
-): void {
+): PlanStep[] {
   for (const step of steps) {
     if (step.type === 'skip') continue;
     const statusCode = refusedBefore(journal, step);
@@ -51,6 +52,7 @@ export function holdRefused(
       refusal: { statusCode, message, earlierRun: true },
     });
   }
+  return steps.filter((step) => !outcomes.has(step));
 }
 
 /** The code a step was refused with this run, if the refusal is one to remember. */
