@@ -35,7 +35,10 @@ function describeStep(step: PlanStep): string {
 const setAside = (o: ApplyResult['outcomes'][number]) =>
   o.status === 'failed' && o.errors.some((e) => e.statusCode === 'NETWORK');
 
-/** A step set aside for its link, or refused by the org: its status code, now or before. */
+/**
+ * The status code the org refused a step with, this run or an earlier one (`earlierRun`: not sent
+ * again); undefined for a step it did not refuse or one set aside for its link.
+ */
 function refusalOf(
   o: ApplyResult['outcomes'][number],
 ): { statusCode: string; earlierRun: boolean } | undefined {
@@ -55,7 +58,7 @@ function reportFailures(io: Io, result: ApplyResult): void {
   let firstError = '';
   const byCode = new Map<string, { now: number; before: number }>();
   for (const o of result.outcomes) {
-    if (setAside(o) && o.status === 'failed') {
+    if (o.status === 'failed' && setAside(o)) {
       aside.push(describeStep(o.step));
       firstError ||= o.errors[0]?.message ?? '';
       continue;
