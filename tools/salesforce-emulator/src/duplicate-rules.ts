@@ -2,6 +2,8 @@
 // on create is "Allow" with an alert, which the API cannot show: a create that matches is refused
 // with DUPLICATES_DETECTED and the matched records unless the request carries
 // `Sforce-Duplicate-Rule-Header: allowSave=true`. Edits only report, so updates are never refused.
+// A Bulk API 2.0 job has no such header: its matching rows fail with the code in `sf__Error`.
+// https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/get_job_failed_results.htm
 // https://help.salesforce.com/s/articleView?id=sales.duplicate_rules_standard_rules.htm
 // https://help.salesforce.com/s/articleView?id=sales.duplicate_rules_standard_account_rule.htm
 // https://help.salesforce.com/s/articleView?id=sales.duplicate_rules_standard_contact_rule.htm
