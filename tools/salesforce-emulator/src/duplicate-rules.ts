@@ -46,9 +46,21 @@ const SUFFIXES = new Set([
   'the',
 ]);
 
+/** Names already normalised: every create compares against every record of the objects. */
+const normalised = new Map<string, string>();
+
 /** Lower case, letters and digits only, company suffixes ("Inc", "Ltd", ...) left out. */
 export function normalisedName(value: unknown): string {
   if (typeof value !== 'string') return '';
+  let name = normalised.get(value);
+  if (name === undefined) {
+    name = normalise(value);
+    normalised.set(value, name);
+  }
+  return name;
+}
+
+function normalise(value: string): string {
   return value
     .toLowerCase()
     .normalize('NFKD')
@@ -145,7 +157,11 @@ function matches(org: Org, object: string, values: Record<string, unknown>, enti
   const live = [...org.table(entity).values()].filter((r) => r.IsDeleted !== true);
   if (object === 'Account') return live.filter((r) => sameAccount(values, r));
   const person = personOf(org, object, values);
-  return live.filter((r) => samePerson(person, personOf(org, entity, r)));
+  // The last name first: most records differ there, and it is the cheapest to compare.
+  return live.filter(
+    (r) =>
+      normalisedName(r.LastName) === person.last && samePerson(person, personOf(org, entity, r)),
+  );
 }
 
 /**
