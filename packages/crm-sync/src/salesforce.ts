@@ -105,6 +105,7 @@ export {
   type StepOutcome,
   type StepStatus,
 } from './salesforce/write/apply.js';
+export type { Refusal } from './salesforce/write/outcomes.js';
 export {
   type Budget,
   CALLS_PER_JOB,
