@@ -105,7 +105,6 @@ export {
   type StepOutcome,
   type StepStatus,
 } from './salesforce/write/apply.js';
-export type { Refusal } from './salesforce/write/outcomes.js';
 export {
   type Budget,
   CALLS_PER_JOB,
@@ -114,6 +113,7 @@ export {
   estimateWriteCalls,
   type WriteEstimate,
 } from './salesforce/write/budget.js';
+export type { Refusal } from './salesforce/write/outcomes.js';
 export {
   type CreateOptions,
   createRecord,
