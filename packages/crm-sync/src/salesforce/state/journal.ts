@@ -39,7 +39,9 @@ export function memoryJournal(entries: Record<string, string> = {}): ApplyJourna
       for (const [key, id] of Object.entries(more)) map.set(key, id);
     },
     clear: () => {
-      for (const key of map.keys()) if (!key.startsWith(REFUSED)) map.delete(key);
+      const refusals = [...map].filter(([key]) => key.startsWith(REFUSED));
+      map.clear();
+      for (const [key, value] of refusals) map.set(key, value);
     },
     get entries() {
       return Object.fromEntries(map);
