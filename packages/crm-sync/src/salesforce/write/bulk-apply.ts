@@ -21,7 +21,7 @@ import type { SalesforceConnection } from '../connection/connection.js';
 import { queryUriBound } from '../read/query-uri.js';
 import { queryAll } from '../read/reads.js';
 import { type ApplyJournal, stepKey } from '../state/journal.js';
-import { refusedOutcome, type StepOutcome } from './outcomes.js';
+import { DUPLICATES, refusedOutcome, type StepOutcome } from './outcomes.js';
 import type { RefusedFields } from './refusals.js';
 
 export interface BulkRun {
@@ -47,7 +47,7 @@ const handBack = (result: IngestResult | undefined) =>
   (result.status === 'failed' && result.errors.some((e) => HANDED_BACK.has(e.statusCode)));
 
 const duplicateRow = (result: IngestResult | undefined) =>
-  result?.status === 'failed' && result.errors.some((e) => e.statusCode === 'DUPLICATES_DETECTED');
+  result?.status === 'failed' && result.errors.some((e) => e.statusCode === DUPLICATES);
 
 /**
  * Gives a step the outcome its job result says (failed, written, or already done by an

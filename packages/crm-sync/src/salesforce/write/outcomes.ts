@@ -72,8 +72,8 @@ export interface RunState {
 
 /**
  * A record error of Salesforce, or a write whose connection failed after its retries (set aside:
- * the run goes on and the next run tries it again), as the step's failed outcome; any other error
- * is thrown on.
+ * the run goes on and the next run tries it again), as the step's failed outcome (a create the
+ * org's duplicate rules refused: skipped, with its `Refusal`); any other error is thrown on.
  */
 export function failure(step: PlanStep, error: unknown): StepOutcome {
   if (
@@ -106,7 +106,8 @@ export function failure(step: PlanStep, error: unknown): StepOutcome {
   throw error;
 }
 
-const DUPLICATES = 'DUPLICATES_DETECTED';
+/** The status code of a create the org's duplicate rules refused. */
+export const DUPLICATES = 'DUPLICATES_DETECTED';
 
 /**
  * A create the org's duplicate rules refused: the org's verdict stands, so it is reported with
@@ -128,7 +129,7 @@ function duplicate(step: PlanStep, message: string, ids: readonly string[]): Ste
  * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_objects_duplicateresult.htm
  * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_objects_matchresult.htm
  */
-export function matchedIds(body: unknown): string[] {
+function matchedIds(body: unknown): string[] {
   type Match = { matchRecords?: { record?: { Id?: unknown } }[] };
   type Entry = { duplicateResult?: { matchResults?: Match[] } };
   const entries = Array.isArray(body) ? (body as Entry[]) : [];

@@ -6,7 +6,7 @@
  */
 import type { PlanStep } from '../../plan/types.js';
 import { type ApplyJournal, refusalEntry, refusedBefore } from '../state/journal.js';
-import type { StepOutcome } from './outcomes.js';
+import { DUPLICATES, type StepOutcome } from './outcomes.js';
 
 /**
  * Codes of failures that pass: the record may be written as it is on the next try.
@@ -43,7 +43,7 @@ export function holdRefused(
     if (step.type === 'skip') continue;
     const statusCode = refusedBefore(journal, step);
     if (statusCode === undefined) continue;
-    if (allowSave && statusCode === 'DUPLICATES_DETECTED') continue;
+    if (allowSave && statusCode === DUPLICATES) continue;
     const message = `refused last run as ${statusCode}; data unchanged`;
     outcomes.set(step, {
       step,
