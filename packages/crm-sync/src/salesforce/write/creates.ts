@@ -57,15 +57,16 @@ export async function applyCreate(
   for (const [field, linkKey] of Object.entries(step.links)) {
     const linked = createdIds.get(linkKey);
     if (linked === undefined) {
-      const failedLink = [...outcomes.values()].some(
-        (o) =>
-          o.step.type === 'create' && o.step.idempotencyKey === linkKey && o.status === 'failed',
+      const link = [...outcomes.values()].find(
+        (o) => o.step.type === 'create' && o.step.idempotencyKey === linkKey,
       );
-      return {
-        step,
-        status: 'skipped',
-        reason: `${field} links to ${linkKey}, which ${failedLink ? 'failed' : 'was not created'}`,
-      };
+      const why =
+        link?.status === 'failed'
+          ? 'failed'
+          : link?.status === 'skipped' && link.refusal
+            ? `the org refused (${link.refusal.statusCode})`
+            : 'was not created';
+      return { step, status: 'skipped', reason: `${field} links to ${linkKey}, which ${why}` };
     }
     fields[field] = linked;
   }
