@@ -22,6 +22,7 @@ Options:
   --write-env FILE            also write those lines to FILE once listening
   --[no-]lead-assignment-rule switch the Lead assignment rule on or off
   --[no-]field-lengths        switch the refusal of over-long text on or off
+  --chatter-hourly-limit N    feed posts an hour before Chatter answers 503 (0: no limit)
   --help                      this text`;
 
 function fail(message: string): never {
@@ -40,6 +41,7 @@ function parse() {
         'write-env': { type: 'string' },
         'lead-assignment-rule': { type: 'boolean' },
         'field-lengths': { type: 'boolean' },
+        'chatter-hourly-limit': { type: 'string' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -65,6 +67,10 @@ const preset = flags.preset as OrgPreset;
 if (!ORG_PRESETS.includes(preset)) fail(`--preset is one of ${ORG_PRESETS.join(', ')}`);
 const port = flags.port === undefined ? 0 : Number(flags.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port is a number from 0 to 65535');
+const chatterLimit = flags['chatter-hourly-limit'];
+const postsPerHour = chatterLimit === undefined ? undefined : Number(chatterLimit);
+if (postsPerHour !== undefined && !(Number.isInteger(postsPerHour) && postsPerHour >= 0))
+  fail('--chatter-hourly-limit is a whole number of posts (0: no limit)');
 const seed = flags.seed === undefined ? undefined : readSeed(flags.seed);
 
 const emulator = await startEmulator({
@@ -73,6 +79,7 @@ const emulator = await startEmulator({
       ? {}
       : { leadAssignmentRule: flags['lead-assignment-rule'] }),
     ...(flags['field-lengths'] === undefined ? {} : { fieldLengths: flags['field-lengths'] }),
+    ...(postsPerHour === undefined ? {} : { chatterHourlyLimit: postsPerHour || false }),
   }),
   port,
 }).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));

@@ -17,11 +17,16 @@ export interface OrgBehaviours {
   leadAssignmentRule: boolean;
   /** Text longer than its field's length is refused with STRING_TOO_LONG. */
   fieldLengths: boolean;
+  /**
+   * Chatter's hourly rate limit: feed posts an hour before 503 (false: none). The customer
+   * preset's 50 is a busy integration user's share; Salesforce publishes no figure.
+   */
+  chatterHourlyLimit: number | false;
 }
 
 const PRESETS: Record<OrgPreset, OrgBehaviours> = {
-  developer: { leadAssignmentRule: false, fieldLengths: false },
-  customer: { leadAssignmentRule: true, fieldLengths: true },
+  developer: { leadAssignmentRule: false, fieldLengths: false, chatterHourlyLimit: false },
+  customer: { leadAssignmentRule: true, fieldLengths: true, chatterHourlyLimit: 50 },
 };
 
 /** The emulator options of `preset`, with `overrides` switching single behaviours on or off. */
