@@ -16,7 +16,10 @@ export interface MessageSegment {
 const TAGS: Readonly<Record<string, string>> = { Paragraph: 'p', Bold: 'b', Italic: 'i' };
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+  text.replace(
+    /[&<>"]/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
+  );
 
 /** The FeedItem Body and IsRichText of a post made of `segments`. */
 export function feedItemBody(segments: readonly MessageSegment[]): {

@@ -208,7 +208,9 @@ export class Emulator {
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
     this.fieldLengths = options.fieldLengths ?? false;
     const postsPerHour = options.chatterHourlyLimit;
-    this.chatterLimit = postsPerHour ? new ChatterHourlyLimit(postsPerHour, () => this.org.clock()) : undefined;
+    this.chatterLimit = postsPerHour
+      ? new ChatterHourlyLimit(postsPerHour, () => this.org.clock())
+      : undefined;
     this.apiDisabled = options.apiDisabled;
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false

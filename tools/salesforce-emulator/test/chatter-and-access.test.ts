@@ -15,7 +15,10 @@ async function org(options: EmulatorOptions) {
   emulator = await startEmulator({ validateSchema: false, ...options });
   const tokens = emulator.issueTokens();
   const api = `${emulator.url}/services/data/v59.0`;
-  const headers = { authorization: `Bearer ${tokens.accessToken}`, 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Bearer ${tokens.accessToken}`,
+    'content-type': 'application/json',
+  };
   return { emulator, tokens, api, headers };
 }
 
@@ -60,11 +63,17 @@ describe('Chatter', () => {
     const posted = await fetch(`${api}/chatter/feed-elements`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ feedElementType: 'FeedItem', subjectId: account, body: { messageSegments } }),
+      body: JSON.stringify({
+        feedElementType: 'FeedItem',
+        subjectId: account,
+        body: { messageSegments },
+      }),
     });
     expect(posted.status).toBe(201);
     const soql = `SELECT Body, IsRichText FROM FeedItem WHERE ParentId IN ('${account}')`;
-    const query = await (await fetch(`${api}/query?q=${encodeURIComponent(soql)}`, { headers })).json();
+    const query = await (
+      await fetch(`${api}/query?q=${encodeURIComponent(soql)}`, { headers })
+    ).json();
     expect(query.records).toMatchObject([
       { Body: '<p>Sessions: 2</p><p>a &lt; b &amp; c</p>', IsRichText: true },
     ]);
@@ -107,10 +116,13 @@ describe('access refused', () => {
   it.each([
     ['org', 'API_DISABLED_FOR_ORG'],
     ['user', 'API_CURRENTLY_DISABLED'],
-  ] as const)('answers every REST call 403 %s when the API is off for the %s', async (whose, code) => {
-    const { api, headers } = await org({ apiDisabled: whose });
-    const answer = await fetch(`${api}/limits`, { headers });
-    expect(answer.status).toBe(403);
-    expect((await answer.json())[0].errorCode).toBe(code);
-  });
+  ] as const)(
+    'answers every REST call 403 %s when the API is off for the %s',
+    async (whose, code) => {
+      const { api, headers } = await org({ apiDisabled: whose });
+      const answer = await fetch(`${api}/limits`, { headers });
+      expect(answer.status).toBe(403);
+      expect((await answer.json())[0].errorCode).toBe(code);
+    },
+  );
 });

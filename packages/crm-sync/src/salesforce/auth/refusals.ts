@@ -64,7 +64,11 @@ export function refreshRefusal(refused: SalesforceError): SalesforceError {
   };
   const refusal = refused.errorCode ? REFUSALS.find((r) => r.when.test(said)) : undefined;
   if (refusal === undefined) {
-    return new SalesforceError('session_expired', `${redact(refused.message)}. Log in again.`, details);
+    return new SalesforceError(
+      'session_expired',
+      `${redact(refused.message)}. Log in again.`,
+      details,
+    );
   }
   return new SalesforceError(
     refusal.code,

@@ -67,9 +67,7 @@ export interface Transport {
   httpRequest(
     request: unknown,
     options?: unknown,
-  ): PromiseLike<
-    { headers?: Record<string, string | undefined>; statusCode?: number } | undefined
-  >;
+  ): PromiseLike<{ headers?: Record<string, string | undefined>; statusCode?: number } | undefined>;
 }
 
 const ignore = () => {};
@@ -285,7 +283,10 @@ export class SalesforceConnection {
       label,
       options.operation ?? 'rest',
       { body: method === 'PATCH', safeToResend: method !== 'POST', read: method === 'GET' },
-      () => Promise.resolve(this.jsforce.request<T>(request, transport)).catch(withStatus(() => status)),
+      () =>
+        Promise.resolve(this.jsforce.request<T>(request, transport)).catch(
+          withStatus(() => status),
+        ),
     );
     return { body: parsed };
   }
