@@ -17,6 +17,13 @@ interface Refusal {
 
 const REFUSALS: readonly Refusal[] = [
   {
+    // The flow errors page's own wording names both policies at once.
+    code: 'ip_restricted',
+    when: /ip restricted or invalid login hours/i,
+    remedy:
+      "the user's profile refuses this login: this machine's IP address is outside its Login IP Ranges, or it is outside its Login Hours. Run from an address in those ranges within those hours, or an admin changes them for the integration user's profile. Logging in again does not help.",
+  },
+  {
     code: 'ip_restricted',
     when: /ip restricted|ip address not allowed/i,
     remedy:
