@@ -9,9 +9,10 @@
 const HOUR_MS = 3_600_000;
 
 /**
- * The answer past the limit. The pages name the status only; the body takes the Connect REST
- * API's error shape (`errorCode`, `message`), the status's own name as its code.
- * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/intro_status_codes.htm
+ * The answer past the limit. The pages name the status only; the body takes the REST API's error
+ * shape (`errorCode`, `message`), the status's own name as its code, so a client must go by the
+ * status.
+ * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
  */
 export const CHATTER_LIMIT_ANSWER = [
   {

@@ -3,7 +3,7 @@
 // A post with markup is rich text: its FeedItem's Body holds the HTML (`<p>...</p>`) and
 // IsRichText is true; a plain post's Body is its text.
 // https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/quickreference_post_feed_element_rich_text.htm
-// https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_requests_message_segment_input_markup_begin.htm
+// https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_requests_message_body_input.htm
 // https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_feeditem.htm
 
 /** One message segment as posted. */

@@ -3,7 +3,7 @@
  * `MarkupEnd` of `markupType` Paragraph around its Text segment), as a rich-text post is made;
  * a line break inside one Text segment is not how Chatter breaks lines.
  * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/quickreference_post_feed_element_rich_text.htm
- * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_requests_message_segment_input_markup_begin.htm
+ * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_requests_message_body_input.htm
  */
 
 /** One Message Segment Input. */
