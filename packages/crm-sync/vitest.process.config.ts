@@ -17,6 +17,7 @@ export const processTests = [
   'test/salesforce/cli-json.test.ts',
   'test/salesforce/cli-node-version.test.ts',
   'test/salesforce/cli-peer.test.ts',
+  'test/salesforce/cli-refresh-refused.test.ts',
   'test/salesforce/cli-secrets.test.ts',
   'test/salesforce/cli.test.ts',
   'test/salesforce/e2e.test.ts',

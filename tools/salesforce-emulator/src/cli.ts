@@ -23,6 +23,7 @@ Options:
   --[no-]lead-assignment-rule switch the Lead assignment rule on or off
   --[no-]field-lengths        switch the refusal of over-long text on or off
   --[no-]duplicate-rules      switch the standard duplicate rules on or off
+  --chatter-hourly-limit N    feed posts an hour before Chatter answers 503 (0: no limit)
   --help                      this text`;
 
 function fail(message: string): never {
@@ -42,6 +43,7 @@ function parse() {
         'lead-assignment-rule': { type: 'boolean' },
         'field-lengths': { type: 'boolean' },
         'duplicate-rules': { type: 'boolean' },
+        'chatter-hourly-limit': { type: 'string' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -67,6 +69,10 @@ const preset = flags.preset as OrgPreset;
 if (!ORG_PRESETS.includes(preset)) fail(`--preset is one of ${ORG_PRESETS.join(', ')}`);
 const port = flags.port === undefined ? 0 : Number(flags.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port is a number from 0 to 65535');
+const chatterLimit = flags['chatter-hourly-limit'];
+const postsPerHour = chatterLimit === undefined ? undefined : Number(chatterLimit);
+if (postsPerHour !== undefined && !(Number.isInteger(postsPerHour) && postsPerHour >= 0))
+  fail('--chatter-hourly-limit is a whole number of posts (0: no limit)');
 const seed = flags.seed === undefined ? undefined : readSeed(flags.seed);
 
 const emulator = await startEmulator({
@@ -76,6 +82,7 @@ const emulator = await startEmulator({
       : { leadAssignmentRule: flags['lead-assignment-rule'] }),
     ...(flags['field-lengths'] === undefined ? {} : { fieldLengths: flags['field-lengths'] }),
     ...(flags['duplicate-rules'] === undefined ? {} : { duplicateRules: flags['duplicate-rules'] }),
+    ...(postsPerHour === undefined ? {} : { chatterHourlyLimit: postsPerHour || false }),
   }),
   port,
 }).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));

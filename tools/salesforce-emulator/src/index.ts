@@ -1,6 +1,7 @@
 /** The emulated org's entry points: start it on loopback, seed it, and the users and fields tests name. */
 import { fileURLToPath } from 'node:url';
 
+export type { ApiDisabled } from './api-disabled.ts';
 export { LOGIN_ERROR } from './authorize.ts';
 export {
   customFieldDescribe,
@@ -11,6 +12,7 @@ export {
   SYSTEM_ADMINISTRATOR,
 } from './org.ts';
 export { ORG_PRESETS, type OrgBehaviours, type OrgPreset, presetOptions } from './presets.ts';
+export type { RefreshRefusal } from './refresh-refusals.ts';
 export { type Seeded, type SeedOptions, seedOrg } from './seed.ts';
 export { type EventOptions, sessionEvents, toNdjson } from './seed-events.ts';
 export { type SeedFile, SeedFileError, seedFromFile } from './seed-file.ts';

@@ -142,6 +142,7 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['ParentId', 'reference'],
     ['Type', 'string'],
     ['Body', 'textarea'],
+    ['IsRichText', 'boolean'],
     ['CreatedDate', 'datetime'],
   ],
   PermissionSet: [
@@ -462,12 +463,17 @@ export class Org {
 
   /**
    * A text post on `parentId`'s feed, as Chatter's `POST /chatter/feed-elements` makes it: a
-   * FeedItem of Type TextPost whose Body is the text of its message segments, queryable by
-   * ParentId like any FeedItem.
+   * FeedItem of Type TextPost whose Body is the text of its message segments (HTML when
+   * `isRichText`), queryable by ParentId like any FeedItem.
    * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_resources_feed_element_post.htm
    */
-  postToFeed(parentId: string, text: string): string {
-    return this.insert('FeedItem', { ParentId: parentId, Type: 'TextPost', Body: text });
+  postToFeed(parentId: string, text: string, isRichText = false): string {
+    return this.insert('FeedItem', {
+      ParentId: parentId,
+      Type: 'TextPost',
+      Body: text,
+      IsRichText: isRichText,
+    });
   }
 
   objectOfId(id: string): string | undefined {

@@ -19,11 +19,26 @@ export interface OrgBehaviours {
   fieldLengths: boolean;
   /** The standard duplicate rules refuse creates that match (DUPLICATES_DETECTED). */
   duplicateRules: boolean;
+  /**
+   * Chatter's hourly rate limit: feed posts an hour before 503 (false: none). The customer
+   * preset's 50 is a busy integration user's share; Salesforce publishes no figure.
+   */
+  chatterHourlyLimit: number | false;
 }
 
 const PRESETS: Record<OrgPreset, OrgBehaviours> = {
-  developer: { leadAssignmentRule: false, fieldLengths: false, duplicateRules: false },
-  customer: { leadAssignmentRule: true, fieldLengths: true, duplicateRules: true },
+  developer: {
+    leadAssignmentRule: false,
+    fieldLengths: false,
+    duplicateRules: false,
+    chatterHourlyLimit: false,
+  },
+  customer: {
+    leadAssignmentRule: true,
+    fieldLengths: true,
+    duplicateRules: true,
+    chatterHourlyLimit: 50,
+  },
 };
 
 /** The emulator options of `preset`, with `overrides` switching single behaviours on or off. */

@@ -5,12 +5,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { API_DISABLED_ANSWERS, type ApiDisabled } from './api-disabled.ts';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
+import { CHATTER_LIMIT_ANSWER, ChatterHourlyLimit } from './chatter-limit.ts';
 import { allowsSave, duplicatesOf } from './duplicate-rules.ts';
+import { feedItemBody, feedText, type MessageSegment } from './feed-body.ts';
 import { tooLong } from './field-lengths.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
+import { REFRESH_REFUSALS, type RefreshRefusal } from './refresh-refusals.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
 import {
   answer,
@@ -89,6 +93,13 @@ export interface EmulatorOptions {
    * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_duplicaterules.htm
    */
   duplicateRules?: boolean;
+  /**
+   * Chatter's hourly rate limit: feed posts past this many an hour are answered 503 (default:
+   * none). See chatter-limit.ts.
+   */
+  chatterHourlyLimit?: number | false;
+  /** The org's API is off for the org or the user: REST answers 403 (see api-disabled.ts). */
+  apiDisabled?: ApiDisabled;
 }
 
 const ERRORS = {
@@ -186,6 +197,12 @@ export class Emulator {
   fieldLengths: boolean;
   /** Whether the standard duplicate rules are active (`EmulatorOptions.duplicateRules`). */
   duplicateRules: boolean;
+  /** Chatter's hourly rate limit, when on (`EmulatorOptions.chatterHourlyLimit`). */
+  readonly chatterLimit: ChatterHourlyLimit | undefined;
+  /** Whose API access is off (`EmulatorOptions.apiDisabled`). */
+  apiDisabled: ApiDisabled | undefined;
+  /** Why the token endpoint refuses every refresh from now on (`refuseRefresh`). */
+  private refreshRefusal: RefreshRefusal | undefined;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -200,6 +217,11 @@ export class Emulator {
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
     this.fieldLengths = options.fieldLengths ?? false;
     this.duplicateRules = options.duplicateRules ?? false;
+    const postsPerHour = options.chatterHourlyLimit;
+    this.chatterLimit = postsPerHour
+      ? new ChatterHourlyLimit(postsPerHour, () => this.org.clock())
+      : undefined;
+    this.apiDisabled = options.apiDisabled;
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -268,6 +290,11 @@ export class Emulator {
   /** Every access token issued so far stops working (a session timeout). */
   expireSessions(): void {
     this.accessTokens.clear();
+  }
+
+  /** Every refresh is refused for `reason` from now on (undefined: refreshes work again). */
+  refuseRefresh(reason: RefreshRefusal | undefined): void {
+    this.refreshRefusal = reason;
   }
 
   inject(spec: FaultSpec): void {
@@ -413,6 +440,7 @@ export class Emulator {
   /** The REST API (`/services/data/vNN.N/...`): counted against the daily limit, then routed. */
   private async routeData(call: Call, rest: string): Promise<void> {
     const { fault: fault_, send } = call;
+    if (this.apiDisabled) return send(403, API_DISABLED_ANSWERS[this.apiDisabled]);
     if (this.apiUsed >= this.apiMax || fault_?.kind === 'request-limit') {
       // 403 REQUEST_LIMIT_EXCEEDED, with the usage in Sforce-Limit-Info as on every REST answer.
       // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
@@ -682,6 +710,7 @@ export class Emulator {
       });
     }
     if (grant === 'refresh_token') {
+      if (this.refreshRefusal) return send(400, REFRESH_REFUSALS[this.refreshRefusal]);
       const used = params.get('refresh_token') ?? '';
       if (!this.refreshTokens.has(used)) {
         return error(400, 'invalid_grant', 'expired access/refresh token');
@@ -1031,17 +1060,20 @@ export class Emulator {
     if (!this.org.objectOfId(subjectId)) {
       return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
     }
-    const segments = (body.body as { messageSegments?: { text?: string }[] } | undefined)
-      ?.messageSegments;
-    const id = this.org.postToFeed(subjectId, (segments ?? []).map((s) => s.text ?? '').join(''));
+    if (this.chatterLimit?.admit() === false) return [503, CHATTER_LIMIT_ANSWER];
+    const segments = segmentsOf(body);
+    const { body: text, isRichText } = feedItemBody(segments);
+    const id = this.org.postToFeed(subjectId, text, isRichText);
     const item = { Id: id, ...body };
     this.org.feed.push(item as SfRecord);
     return [201, { id, feedElementType: 'FeedItem', type: 'TextPost', parent: { id: subjectId } }];
   }
 
   /**
-   * A record's feed, newest first: the posts made on it, each with its text.
+   * A record's feed, newest first: the posts made on it, each with its text and the message
+   * segments it was posted with (paragraph markup included).
    * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_resources_feeds_record.htm
+   * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/connect_responses_feed_item_body.htm
    */
   private recordFeed(recordId: string): [number, unknown] {
     if (!this.org.objectOfId(recordId)) return [404, ERRORS.notFound];
@@ -1049,14 +1081,17 @@ export class Emulator {
       .filter((item) => item.subjectId === recordId)
       .reverse()
       .map((item) => {
-        const body = item.body as { messageSegments?: { text?: string }[] } | undefined;
-        const text = (body?.messageSegments ?? []).map((segment) => segment.text ?? '').join('');
+        const messageSegments = segmentsOf(item);
         return {
           id: item.Id,
           feedElementType: 'FeedItem',
           type: 'TextPost',
           parent: { id: recordId },
-          body: { text },
+          body: {
+            text: feedText(messageSegments),
+            isRichText: feedItemBody(messageSegments).isRichText,
+            messageSegments,
+          },
         };
       });
     return [200, { elements, nextPageUrl: null, currentPageUrl: null }];
@@ -1090,6 +1125,10 @@ export class Emulator {
     send(outcome.status, outcome.body);
   }
 }
+
+/** The message segments of a Feed Item Input. */
+const segmentsOf = (input: Record<string, unknown>): MessageSegment[] =>
+  (input.body as { messageSegments?: MessageSegment[] } | undefined)?.messageSegments ?? [];
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   return new Emulator(options).start(options.port);

@@ -88,6 +88,16 @@ describe('salesforce-emulator command', () => {
     expect(await create([])).toEqual([201, '']);
   });
 
+  it('refuses a --chatter-hourly-limit that is not a whole number, with exit 2 and no stack', async () => {
+    const failed = await run(process.execPath, [CLI, '--chatter-hourly-limit', 'many']).catch(
+      (e) => e,
+    );
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toBe(
+      'salesforce-emulator: --chatter-hourly-limit is a whole number of posts (0: no limit)\n',
+    );
+  });
+
   it('refuses a seed file naming an object the org does not have, with exit 2 and no stack', async () => {
     const seed = join(dir, 'bad.json');
     writeFileSync(seed, JSON.stringify({ records: { Invoice: [{ Name: 'x' }] } }));

@@ -24,7 +24,8 @@ const COMMON = `  --json         machine-readable output on stdout, errors too: 
 
 const EXIT_CODES = `Exit codes: 0 ok, 2 usage, 3 auth (log in again), 4 partial failure or a Bulk API job still
 running or failed whole (run again later to resume), 5 stopped at the API limit (run again later to resume),
-6 missing permissions, 1 unexpected.`;
+6 missing permissions, 7 refused by the org's policy (login IP ranges or hours, app approval, inactive
+user, API off: an admin changes a setting), 1 unexpected.`;
 
 interface CommandHelp {
   /** One line for the overview. */

@@ -40,6 +40,14 @@ function describe(error: unknown): Failure {
         );
       case 'api_limit':
         return failure(EXIT.apiLimit, error.message, error.code);
+      // The message names the setting and who changes it (salesforce/auth/refusals.ts,
+      // connection/failures.ts).
+      case 'ip_restricted':
+      case 'login_hours':
+      case 'app_not_approved':
+      case 'user_inactive':
+      case 'api_disabled':
+        return failure(EXIT.orgPolicy, error.message, error.code);
       case 'invalid_options':
         return failure(EXIT.usage, error.message, error.code);
       case 'network':

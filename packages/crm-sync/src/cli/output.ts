@@ -15,6 +15,11 @@ export const EXIT = {
   apiLimit: 5,
   /** The connecting user lacks permissions the command needs. */
   permissions: 6,
+  /**
+   * The org's policy refuses the connection (Login IP Ranges, Login Hours, an unapproved app, an
+   * inactive user, the API off): an admin changes a setting; logging in again does not help.
+   */
+  orgPolicy: 7,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -7,8 +7,20 @@
 export type SalesforceErrorCode =
   /** The token endpoint refused a grant (`error` / `error_description` in `details`). */
   | 'auth_failed'
-  /** The session could not be refreshed (no refresh token, or the refresh failed). */
+  /** The session could not be refreshed (no refresh token, or it expired or was revoked). */
   | 'session_expired'
+  /** A refresh refused: the user's Login IP Ranges do not include this machine's address. */
+  | 'ip_restricted'
+  /** A refresh refused: outside the user's Login Hours. */
+  | 'login_hours'
+  /** A refresh refused: the connected app is not approved (or is blocked) for the user. */
+  | 'app_not_approved'
+  /** A refresh refused: the user is deactivated (or frozen). */
+  | 'user_inactive'
+  /** The org's API is off: `API_DISABLED_FOR_ORG` (the org) or `API_CURRENTLY_DISABLED` (the user). */
+  | 'api_disabled'
+  /** Chatter answered 503: its per-user hourly rate limit (the feed posts left wait for a later run). */
+  | 'chatter_limit'
   /** An org's API request limit is reached (`REQUEST_LIMIT_EXCEEDED`, see `ApiLimit`). */
   | 'api_limit'
   /** The connecting user lacks permissions (see `SalesforcePermissionError`). */

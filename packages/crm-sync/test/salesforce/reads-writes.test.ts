@@ -167,7 +167,13 @@ describe('writes', () => {
     expect(emulator.org.feed.at(-1)).toMatchObject({
       subjectId: id,
       feedElementType: 'FeedItem',
-      body: { messageSegments: [{ type: 'Text', text: 'Visited /pricing 3 times' }] },
+      body: {
+        messageSegments: [
+          { type: 'MarkupBegin', markupType: 'Paragraph' },
+          { type: 'Text', text: 'Visited /pricing 3 times' },
+          { type: 'MarkupEnd', markupType: 'Paragraph' },
+        ],
+      },
     });
   });
 });

@@ -11,7 +11,7 @@
 import { DEFAULT_API_VERSION } from '../../metadata/requests.js';
 import { requireSecureUrl } from '../auth/secure-url.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from '../errors.js';
-import { asArray, classifyFailure, closedBeforeAnswer } from './failures.js';
+import { asArray, classifyFailure, closedBeforeAnswer, withStatus } from './failures.js';
 import {
   type JsforceConnection,
   type JsforceSaveResult,
@@ -67,7 +67,7 @@ export interface Transport {
   httpRequest(
     request: unknown,
     options?: unknown,
-  ): PromiseLike<{ headers?: Record<string, string | undefined> } | undefined>;
+  ): PromiseLike<{ headers?: Record<string, string | undefined>; statusCode?: number } | undefined>;
 }
 
 const ignore = () => {};
@@ -268,6 +268,8 @@ export class SalesforceConnection {
     };
     // jsforce retries 5xx answers and network errors of a GET; it cannot resend a body, so an
     // unavailable PATCH (idempotent here) is retried by #send. A POST (create) is never resent.
+    // jsforce's error keeps Salesforce's errorCode but not the HTTP status: noted here.
+    let status: number | undefined;
     const transport = {
       retry: {
         maxRetries: this.retryPolicy.maxRetries,
@@ -275,13 +277,16 @@ export class SalesforceConnection {
         methods: ['GET'],
       },
       timeout: this.requestTimeoutMs,
-      ...this.#datedTransport(),
+      ...this.#datedTransport((answered) => (status = answered)),
     };
     const parsed = await this.#send(
       label,
       options.operation ?? 'rest',
       { body: method === 'PATCH', safeToResend: method !== 'POST', read: method === 'GET' },
-      () => this.jsforce.request<T>(request, transport),
+      () =>
+        Promise.resolve(this.jsforce.request<T>(request, transport)).catch(
+          withStatus(() => status),
+        ),
     );
     return { body: parsed };
   }
@@ -428,14 +433,17 @@ export class SalesforceConnection {
    * jsforce's HTTP transport for one request, noting the answer's `Date` header in
    * `clockOffset` (the connection's own transport is left as it is: it may be the caller's).
    */
-  #datedTransport(): { transport?: Transport } {
+  #datedTransport(onStatus?: (status: number) => void): { transport?: Transport } {
     const base = (this.jsforce as { _transport?: Transport })._transport;
     if (!base) return {};
     const transport = Object.create(base) as Transport;
     transport.httpRequest = (request, options) => {
       const sent = base.httpRequest(request, options);
       // A failed request is the caller's to handle, through the promise it was handed.
-      sent.then((response) => this.noteDate(response?.headers?.date), ignore);
+      sent.then((response) => {
+        this.noteDate(response?.headers?.date);
+        if (response?.statusCode) onStatus?.(response.statusCode);
+      }, ignore);
       return sent;
     };
     return { transport };

@@ -1,8 +1,8 @@
 /**
  * What a failed call was, as an error a caller can branch on: jsforce's `HttpApiError` (REST and
- * SOAP) or whatever else a call threw, classified by Salesforce's `errorCode`: the daily or the
- * concurrent API limit, an expired session, a network failure, a refused request. No token is in
- * the messages.
+ * SOAP) or whatever else a call threw, classified by Salesforce's `errorCode` and the HTTP status:
+ * the daily or the concurrent API limit, an expired session, an org or user whose API is off,
+ * Chatter's hourly limit, a network failure, a refused request. No token is in the messages.
  * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
  */
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from '../errors.js';
@@ -19,7 +19,38 @@ interface JsforceError {
   message?: string;
   errorCode?: string;
   data?: unknown;
+  /** The answer's HTTP status, noted by the connection (`withStatus`). */
+  statusCode?: number;
 }
+
+/** Rethrows what a REST call threw with its answer's HTTP status, which jsforce leaves out. */
+export const withStatus =
+  (status: () => number | undefined) =>
+  (thrown: unknown): never => {
+    const answered = status();
+    if (typeof thrown === 'object' && thrown !== null && answered !== undefined)
+      (thrown as JsforceError).statusCode = answered;
+    throw thrown;
+  };
+
+/**
+ * Chatter REST API resources answer 503 past the per-user, per-application hourly rate limit
+ * (or while the server is down for maintenance): what is left waits for a later run.
+ * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/intro_rate_limits.htm
+ */
+const CHATTER = /\/chatter\//;
+
+/**
+ * The org's edition has no API access (API_DISABLED_FOR_ORG), or the user lacks "API Enabled"
+ * (API_CURRENTLY_DISABLED, "API is disabled for this User").
+ * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#exceptioncode
+ */
+const API_DISABLED: Readonly<Record<string, string>> = {
+  API_DISABLED_FOR_ORG:
+    "the org has no API access (its edition does not include the API, or it was turned off for the org): Salesforce or the org's account executive turns it on (Professional Edition needs the API add-on); the sync cannot run until then",
+  API_CURRENTLY_DISABLED:
+    'the API is disabled for this user: an admin gives the connecting user the "API Enabled" permission (its profile or a permission set), then run the command again',
+};
 
 /**
  * REQUEST_LIMIT_EXCEEDED for too many long-running requests at once, not the daily total
@@ -106,7 +137,7 @@ export function classifyFailure(
   );
   const first = entries[0];
   const code = (first?.errorCode ?? e.errorCode).replace(/^[\w-]+:/, '');
-  const status = Number(/^ERROR_HTTP_(\d+)$/.exec(code)?.[1]) || undefined;
+  const status = e.statusCode ?? (Number(/^ERROR_HTTP_(\d+)$/.exec(code)?.[1]) || undefined);
   const what = (first?.message ?? message).trim().split('\n').pop() ?? code;
   const details = {
     ...(status ? { status } : {}),
@@ -127,6 +158,17 @@ export function classifyFailure(
     return new SalesforceApiLimitError(
       `${label}: the org's daily API request limit is reached (${what}). Salesforce counts requests over a rolling 24 hours: run again later; the work done so far is kept.`,
       context.usage,
+      details,
+    );
+  }
+  const disabled = API_DISABLED[code];
+  if (disabled !== undefined) {
+    return new SalesforceError('api_disabled', `${label}: ${code}: ${disabled}.`, details);
+  }
+  if (status === 503 && CHATTER.test(label)) {
+    return new SalesforceError(
+      'chatter_limit',
+      `${label}: Chatter answered 503 (${what}): its hourly limit of requests per user and app, or maintenance. What is left waits for the next run.`,
       details,
     );
   }

@@ -5,7 +5,8 @@
  * https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_refresh_token_flow.htm&type=5
  */
 import { type OAuthClient, requestRefresh } from '../auth/oauth.js';
-import { redact, SalesforceError } from '../errors.js';
+import { refreshRefusal } from '../auth/refusals.js';
+import { SalesforceError } from '../errors.js';
 import type { RenewedSession } from './jsforce.js';
 
 /** Salesforce's answer to a refresh while another refresh of the same token is processed. */
@@ -102,13 +103,8 @@ export class SessionRenewal {
           await this.#host.backoff(attempt);
           continue;
         }
-        if (error instanceof SalesforceError) {
-          throw new SalesforceError('session_expired', `${redact(error.message)}. Log in again.`, {
-            ...(error.errorCode ? { errorCode: error.errorCode } : {}),
-            body: error.body,
-          });
-        }
-        throw error;
+        // A refusal names its reason; the remedy depends on it (an admin, or a new login).
+        throw error instanceof SalesforceError ? refreshRefusal(error) : error;
       }
     }
   }

@@ -16,7 +16,7 @@ import { type ApplyJournal, memoryJournal } from '../state/journal.js';
 import { defaultReserve } from './budget.js';
 import { createInBulk } from './bulk-apply.js';
 import { applyCreate } from './creates.js';
-import { applyFeedPosts } from './feed-posts.js';
+import { applyFeedPosts, ChatterLimitReached } from './feed-posts.js';
 import type { StepOutcome, StepStatus } from './outcomes.js';
 import { RefusedFields } from './refusals.js';
 import { holdRefused, rememberRefusals } from './refused-before.js';
@@ -89,10 +89,11 @@ export interface ApplyResult {
   /**
    * Set when the run stopped before the end; `pending` steps are left for the next run: at the
    * org's API limit, when a Bulk API job was still running after the polling's `timeoutMs`, or
-   * when Salesforce failed a job as a whole (`message` gives its `errorMessage`).
+   * when Salesforce failed a job as a whole (`message` gives its `errorMessage`), or when Chatter's
+   * hourly limit refused a feed post (the posts left wait for the next run).
    */
   readonly stopped?: {
-    readonly reason: 'api-limit' | 'bulk-job-timeout' | 'bulk-job-failed';
+    readonly reason: 'api-limit' | 'bulk-job-timeout' | 'bulk-job-failed' | 'chatter-hourly-limit';
     readonly message: string;
     readonly usage: ApiUsage | undefined;
   };
@@ -212,6 +213,8 @@ export async function applyPlan(
   } catch (error) {
     if (error instanceof BulkJobTimeout) {
       stopped = { reason: 'bulk-job-timeout', message: error.message, usage: connection.usage };
+    } else if (error instanceof ChatterLimitReached) {
+      stopped = { reason: 'chatter-hourly-limit', message: error.message, usage: connection.usage };
     } else if (error instanceof BulkJobFailed) {
       stopped = { reason: 'bulk-job-failed', message: error.message, usage: connection.usage };
     } else if (error instanceof Stop || error instanceof SalesforceApiLimitError) {

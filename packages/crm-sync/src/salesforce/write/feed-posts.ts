@@ -2,7 +2,8 @@
  * The feed post steps of a plan, each posted once across runs, crashes and lost answers. A post
  * carries a reference made from its step's idempotency key on its last line; before posting, the
  * org's FeedItems on the same records are read (by ParentId: a FeedItem's Body can be selected
- * but not filtered on) and a post whose reference is there is not sent again.
+ * but not filtered on) and a post whose reference is there is not sent again. Past Chatter's
+ * hourly limit the posts left wait for the next run (`ChatterLimitReached`).
  * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_feeditem.htm
  */
 import { createHash } from 'node:crypto';
@@ -10,6 +11,7 @@ import { chunk } from '../../model/chunk.js';
 import type { FeedPostStep, PlanStep } from '../../plan/types.js';
 import { escapeSoqlString } from '../../rest/soql.js';
 import type { SalesforceConnection } from '../connection/connection.js';
+import { SalesforceError } from '../errors.js';
 import { queryAll } from '../read/reads.js';
 import { type ApplyJournal, stepKey } from '../state/journal.js';
 import { sendUnlessMade } from './lost-answers.js';
@@ -28,6 +30,26 @@ function postReference(step: FeedPostStep): string {
 /** The text posted for `step`: the timeline, then its reference. */
 const postText = (step: FeedPostStep) => `${step.text}\n${postReference(step)}`;
 
+/**
+ * A post's reference at the end of its Body: plain text, or the HTML of a rich-text post (its
+ * last paragraph closed by `</p>`).
+ */
+const REFERENCE_AT_END = /Service ref: [\w-]+(?=(?:<\/p>)?\s*$)/;
+
+/**
+ * Chatter answered 503 (its per-user hourly limit): `left` posts, this one included, wait for
+ * the next run; none of them failed.
+ * https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/intro_rate_limits.htm
+ */
+export class ChatterLimitReached extends Error {
+  override name = 'ChatterLimitReached';
+  constructor(readonly left: number) {
+    super(
+      `${left} timeline posts left for the next run: Chatter's hourly limit. Salesforce limits Chatter requests per user and app per hour; run the same sync again in an hour, and the posts already made are not made twice.`,
+    );
+  }
+}
+
 /** The posts on `parentIds` that carry a reference: parent id -> reference -> feed item id. */
 async function postsOn(
   connection: SalesforceConnection,
@@ -40,7 +62,7 @@ async function postsOn(
       `SELECT Id, ParentId, Body FROM FeedItem WHERE ParentId IN (${ids.map(escapeSoqlString).join(', ')})`,
     );
     for (const row of rows) {
-      const reference = /Service ref: [\w-]+$/.exec(row.Body ?? '')?.[0];
+      const reference = REFERENCE_AT_END.exec(row.Body ?? '')?.[0];
       if (reference === undefined) continue;
       const references = found.get(row.ParentId) ?? new Map<string, string>();
       references.set(reference, row.Id);
@@ -100,7 +122,7 @@ export async function applyFeedPosts(
   if (todo.length === 0) return;
   await run.guard();
   const posted = await postsOn(connection, [...new Set(todo.map((t) => t.subjectId))]);
-  for (const { step, subjectId } of todo) {
+  for (const [index, { step, subjectId }] of todo.entries()) {
     const reference = postReference(step);
     const earlier = posted.get(subjectId)?.get(reference);
     if (earlier !== undefined) {
@@ -113,19 +135,24 @@ export async function applyFeedPosts(
       });
     } else {
       await run.guard();
-      outcomes.set(step, await postOnce(connection, step, subjectId, journal));
+      const outcome = await postOnce(connection, step, subjectId, journal);
+      if (outcome === 'chatter-limit') throw new ChatterLimitReached(todo.length - index);
+      outcomes.set(step, outcome);
     }
     run.progress(1);
   }
 }
 
-/** One post; when its answer is lost, the org is asked for it before it is sent again. */
+/**
+ * One post; when its answer is lost, the org is asked for it before it is sent again.
+ * `chatter-limit`: Chatter refused it for its hourly limit (nothing was posted).
+ */
 async function postOnce(
   connection: SalesforceConnection,
   step: FeedPostStep,
   subjectId: string,
   journal: ApplyJournal,
-): Promise<StepOutcome> {
+): Promise<StepOutcome | 'chatter-limit'> {
   try {
     const id = await sendUnlessMade(
       async () => (await postFeedItem(connection, subjectId, postText(step))).id,
@@ -134,6 +161,7 @@ async function postOnce(
     await journal.record({ [stepKey(step)]: id });
     return { step, status: 'written', id };
   } catch (error) {
+    if (error instanceof SalesforceError && error.code === 'chatter_limit') return 'chatter-limit';
     return failure(step, error);
   }
 }

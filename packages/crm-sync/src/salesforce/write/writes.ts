@@ -16,6 +16,7 @@ import {
   type RecordUpdate,
   toCompositeUpdates,
 } from '../../rest/composite.js';
+import { paragraphSegments } from '../../rest/feed-body.js';
 import type { SalesforceConnection } from '../connection/connection.js';
 import { SalesforceError } from '../errors.js';
 
@@ -151,7 +152,7 @@ export async function updateRecords(
   return inOrder;
 }
 
-/** `POST /chatter/feed-elements`: a text post on a record's feed; the feed item's id. */
+/** `POST /chatter/feed-elements`: a post on a record's feed, a paragraph a line; its id. */
 export async function postFeedItem(
   connection: SalesforceConnection,
   subjectId: string,
@@ -161,7 +162,7 @@ export async function postFeedItem(
     body: {
       feedElementType: 'FeedItem',
       subjectId,
-      body: { messageSegments: [{ type: 'Text', text }] },
+      body: { messageSegments: paragraphSegments(text) },
     },
     operation: 'feed',
   });
