@@ -54,7 +54,7 @@ describe('composite updates of several objects', () => {
         body: { allOrNone: false, records: records.slice(0, 11) },
       })
       .catch((error: unknown) => error);
-    expect(refused).toMatchObject({ status: undefined, errorCode: 'INVALID_BATCH_REQUEST' });
+    expect(refused).toMatchObject({ status: 400, errorCode: 'INVALID_BATCH_REQUEST' });
     expect((refused as Error).message).toMatch(/Cannot have more than 10 chunks/);
     const ten = await connection.rest<{ success: boolean }[]>('PATCH', '/composite/sobjects', {
       body: { allOrNone: false, records: records.slice(0, 10) },
