@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 
 export { LOGIN_ERROR } from './authorize.ts';
+export { type HandMadeField, seedCustomField } from './custom-field-metadata.ts';
 export {
   customFieldDescribe,
   type FieldDescribe,

@@ -313,6 +313,10 @@ export class Org {
   readonly feed: SfRecord[] = [];
   /** Ids of records purged from the Recycle Bin (`emptyRecycleBin`). */
   readonly purged = new Set<string>();
+  /** CustomField attributes describe does not show (help text, history tracking): `Object.Field` -> element -> text. */
+  readonly customFieldAttributes = new Map<string, Record<string, string>>();
+  /** `Object.Field` names in the org's Lead Custom Field Mapping. */
+  readonly leadConversionMapped = new Set<string>();
   private sequence = 0;
   /** How far the org's clock is ahead of this machine's (`advance`). */
   private offset = 0;
