@@ -226,6 +226,8 @@ function dataType(field: FieldDescribe): string {
       return `Number(${field.precision - field.scale}, ${field.scale})`;
     case 'datetime':
       return 'Date/Time';
+    case 'boolean':
+      return 'Checkbox';
     default:
       return field.type.charAt(0).toUpperCase() + field.type.slice(1);
   }

@@ -137,8 +137,10 @@ export async function fieldsApply(
     const updated = result.fields.filter((f) => f.ok && f.created === false).length;
     const granted = result.grants.filter((g) => g.ok).length;
     io.out(
-      `Created ${created} fields, converted ${updated}, left ${left.length}, granted ${granted} on ${grantee(result.plan)}${result.assignment?.created ? ', assigned it to the connected user' : ''} (${result.calls.upsertMetadata} upsert calls, ${result.calls.updateMetadata} profile update).`,
+      `Created ${created} fields, updated ${updated}, granted ${granted} on ${grantee(result.plan)}${result.assignment?.created ? ', assigned it to the connected user' : ''} (${result.calls.upsertMetadata} upsert calls, ${result.calls.updateMetadata} profile update).`,
     );
+    if (left.length > 0)
+      io.out(`Left ${left.length} field${left.length === 1 ? '' : 's'} as the org has them:`);
     for (const line of [...leftLines(left), ...relabelledLines(relabelled)]) io.out(line);
     for (const f of [
       ...result.fields,
