@@ -85,6 +85,9 @@ export function saveCustomField(
   if (before && before.type !== field.type && org.leadConversionMapped.has(key)) {
     // "You can't change the field type of a field that's included in Lead Custom Field Mapping."
     // https://help.salesforce.com/s/articleView?id=sales.customize_mapleads_guidelines.htm&language=en_US&type=5
+    // The page names no status code; FIELD_INTEGRITY_EXCEPTION is the StatusCode list's code for
+    // a change the org's own settings forbid (the Metadata Error's statusCode is a StatusCode).
+    // https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_error.htm
     return {
       error: {
         statusCode: 'FIELD_INTEGRITY_EXCEPTION',
@@ -105,8 +108,11 @@ export function saveCustomField(
 /**
  * The records' values of a field whose type changed, converted to the new type; a value that
  * cannot be converted is lost ("Changing to Number from any other type", "to or from type Date
- * or Date/Time", "from Checkbox to any other type" can cause data loss).
+ * or Date/Time", "from Checkbox to any other type" can cause data loss). An incompatible
+ * conversion (to or from Date or Date/Time, from Checkbox or Multi-Select Picklist) sets the
+ * field to null in every record.
  * https://help.salesforce.com/s/articleView?id=platform.notes_on_changing_custom_field_types.htm&language=en_US&type=5
+ * https://developer.salesforce.com/docs/atlas.en-us.change_data_capture.meta/change_data_capture/cdc_field_conversion_single_event.htm
  */
 function convertValues(org: Org, object: string, field: FieldDescribe, from: FieldType): void {
   for (const record of org.table(object).values()) {
@@ -116,19 +122,14 @@ function convertValues(org: Org, object: string, field: FieldDescribe, from: Fie
   }
 }
 
+const INCOMPATIBLE = new Set<FieldType>(['date', 'datetime', 'boolean']);
+
 function converted(value: unknown, from: FieldType, to: FieldType): unknown {
-  if (from === 'boolean') return null;
-  if (to === 'double') {
-    if (typeof value === 'number') return value;
-    const text = String(value).trim();
-    return /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : null;
-  }
-  if (to === 'datetime' || to === 'date') {
-    const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-    return Number.isNaN(time) ? null : value;
-  }
-  if (to === 'boolean') return null;
-  return String(value);
+  if (INCOMPATIBLE.has(from) || INCOMPATIBLE.has(to)) return null;
+  if (to !== 'double') return String(value);
+  if (typeof value === 'number') return value;
+  const text = String(value).trim();
+  return /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : null;
 }
 
 function escapeXml(value: string): string {

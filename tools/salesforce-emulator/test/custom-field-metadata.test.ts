@@ -67,6 +67,26 @@ describe('CustomField metadata', () => {
     expect(values).toEqual([12, null]);
   });
 
+  it('sets every value to null on a conversion to Date/Time, as an incompatible one', async () => {
+    seedCustomField(emulator.org, {
+      object: 'Lead',
+      name: 'Seen__c',
+      label: 'Seen',
+      type: 'string',
+      length: 40,
+    });
+    emulator.org.insert('Lead', {
+      LastName: 'Ng',
+      Company: 'Acme',
+      Seen__c: '2026-11-29T09:00:00.000Z',
+    });
+    const answer = await soap(
+      '<upsertMetadata><metadata xsi:type="CustomField"><fullName>Lead.Seen__c</fullName><label>Seen</label><type>DateTime</type></metadata></upsertMetadata>',
+    );
+    expect(answer).toContain('<success>true</success>');
+    expect([...emulator.org.table('Lead').values()].map((l) => l.Seen__c)).toEqual([null]);
+  });
+
   it('refuses to change the type of a field mapped for lead conversion', async () => {
     handMade(true);
     const answer = await upsertNumber('Account.Sessions__c');

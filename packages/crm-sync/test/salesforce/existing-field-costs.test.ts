@@ -46,6 +46,9 @@ describe('compareExisting', () => {
     expect(compareExisting(signals, definition('Checkbox'))?.costs[0]).toBe(
       'converting Checkbox to Long Text Area deletes its values',
     );
+    expect(
+      compareExisting(field('Account.ServiceFirstSeen__c'), definition('Text(40)'))?.costs[0],
+    ).toBe('converting Text to Date/Time deletes its values');
   });
 
   it('sees no difference in a field made as the catalogue says', () => {

@@ -74,8 +74,10 @@ function differencesOf(field: CustomFieldSpec, existing: FieldDefinition): strin
 
 /**
  * What converting the field costs, after Salesforce's "Considerations for Converting the Field
- * Type of a Custom Field".
+ * Type of a Custom Field"; an incompatible conversion (to or from Date/Time, from Checkbox) sets
+ * the field to null in every record.
  * https://help.salesforce.com/s/articleView?id=platform.notes_on_changing_custom_field_types.htm&language=en_US&type=5
+ * https://developer.salesforce.com/docs/atlas.en-us.change_data_capture.meta/change_data_capture/cdc_field_conversion_single_event.htm
  */
 function costsOf(
   field: CustomFieldSpec,
@@ -89,11 +91,11 @@ function costsOf(
     const loss =
       to === 'Number'
         ? `converting ${from} to Number deletes values that are not numbers`
-        : to === 'Date/Time' || from === 'Date' || from === 'Date/Time'
-          ? `converting ${from} to ${to} deletes values that are not dates and times`
-          : from === 'Checkbox' || from.startsWith('Picklist (Multi')
-            ? `converting ${from} to ${to} deletes its values`
-            : `converting ${from} to ${to} deletes values that do not fit ${to}`;
+        : [from, to].some((t) => t === 'Date' || t === 'Date/Time') ||
+            from === 'Checkbox' ||
+            from.startsWith('Picklist (Multi')
+          ? `converting ${from} to ${to} deletes its values`
+          : `converting ${from} to ${to} deletes values that do not fit ${to}`;
     return [loss, 'a field mapped for lead conversion cannot change type (Salesforce refuses it)'];
   }
   const costs: string[] = [];
