@@ -1,9 +1,10 @@
 /**
  * Field setup (docs/crm-sync/salesforce-setup.md, "Permissions, step by step", for the fields of
  * docs/crm-sync/catalogue.md): check the connecting user's permissions, read what exists, upsert
- * only missing or changed fields (at most 10 per Metadata call), then grant read and edit on the
- * connecting user's profile only, for exactly the service's fields that lack it. A second run
- * finds nothing to do and makes no Metadata call.
+ * only missing fields (at most 10 per Metadata call), then grant read and edit on the connecting
+ * user's profile only, for exactly the service's fields that lack it. A field the org has with
+ * another type, length or precision is left and reported (existing-fields.ts) unless told to
+ * convert it. A second run finds nothing to do and makes no Metadata call.
  */
 
 import { METADATA_BATCH_LIMIT } from '../../metadata/requests.js';
@@ -323,8 +324,9 @@ export interface FieldSetupResult {
 
 /**
  * Runs field setup: permission check (throws `SalesforcePermissionError` with the remedy),
- * upserts of missing or changed fields in calls of at most 10, then one profile update granting
- * read and edit on the fields that lack it. Failures are reported per field in the result.
+ * upserts of missing fields (and, with `convertExistingFields`, of fields to convert, each read
+ * first) in calls of at most 10, then one profile update granting read and edit on the fields
+ * that lack it. Failures are reported per field in the result; fields left in `plan.left`.
  */
 export async function setUpFields(
   connection: SalesforceConnection,
