@@ -70,6 +70,7 @@ export {
   readCrm,
   readRecords,
 } from './salesforce/read/reads.js';
+export type { ExistingField } from './salesforce/setup/existing-fields.js';
 export {
   type FieldChange,
   type FieldResult,

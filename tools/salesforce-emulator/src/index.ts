@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 export type { ApiDisabled } from './api-disabled.ts';
 export { LOGIN_ERROR } from './authorize.ts';
+export { type HandMadeField, seedCustomField } from './custom-field-metadata.ts';
 export {
   customFieldDescribe,
   type FieldDescribe,

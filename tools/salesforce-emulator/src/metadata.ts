@@ -1,5 +1,6 @@
 // The Metadata API's SOAP endpoint as the emulator serves it: upsertMetadata on CustomField
-// and PermissionSet, updateMetadata on Profile (fieldPermissions), at most 10 components per
+// and PermissionSet, updateMetadata on Profile (fieldPermissions), readMetadata on CustomField
+// (custom-field-metadata.ts), at most 10 components per
 // call, results and faults shaped as the Metadata WSDL says. Request envelopes are validated
 // against Salesforce's schema when ../shared/salesforce is present (always under CI=true in
 // this repository; an installed emulator validates only where SF_EMULATOR_SCHEMA_DIR names it).
@@ -8,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { create } from 'xmlbuilder2';
 import { validateXML } from 'xmllint-wasm';
+import { readCustomFields, saveCustomField } from './custom-field-metadata.ts';
 import { customFieldDescribe, type FieldDescribe, type Org } from './org.ts';
 
 const HERE = fileURLToPath(import.meta.url);
@@ -169,8 +171,13 @@ function saveComponent(
         ],
       });
     }
-    const created = org.addCustomField(object, toDescribe(metadata, field));
-    return resultXml({ created, fullName, errors: [] });
+    const sent = Object.fromEntries(
+      children(metadata).map((c) => [c.localName, c.textContent ?? '']),
+    );
+    const saved = saveCustomField(org, object, toDescribe(metadata, field), sent);
+    return 'error' in saved
+      ? resultXml({ created: false, fullName, errors: [saved.error] })
+      : resultXml({ created: saved.created, fullName, errors: [] });
   }
   if (operation === 'updateMetadata' && type === 'Profile') {
     const profileId = org.profileIdOf(fullName);
@@ -234,6 +241,15 @@ export function handleMetadata(org: Org, xml: string, options: MetadataOptions):
     components,
   });
   if (sessionFault) return outcome(500, sessionFault);
+  if (operation === 'readMetadata' && call && text(call, 'type') === 'CustomField') {
+    const names = children(call, 'fullNames').map((n) => n.textContent ?? '');
+    const records = readCustomFields(org, names);
+    return outcome(
+      200,
+      envelope(`<readMetadataResponse><result>${records}</result></readMetadataResponse>`),
+      names.length,
+    );
+  }
   if (!call || (operation !== 'upsertMetadata' && operation !== 'updateMetadata')) {
     return outcome(500, fault('INVALID_OPERATION', `operation ${operation} is not emulated`));
   }

@@ -227,6 +227,8 @@ function dataType(field: FieldDescribe): string {
       return `Number(${field.precision - field.scale}, ${field.scale})`;
     case 'datetime':
       return 'Date/Time';
+    case 'boolean':
+      return 'Checkbox';
     default:
       return field.type.charAt(0).toUpperCase() + field.type.slice(1);
   }
@@ -314,6 +316,10 @@ export class Org {
   readonly feed: SfRecord[] = [];
   /** Ids of records purged from the Recycle Bin (`emptyRecycleBin`). */
   readonly purged = new Set<string>();
+  /** CustomField attributes describe does not show (help text, history tracking): `Object.Field` -> element -> text. */
+  readonly customFieldAttributes = new Map<string, Record<string, string>>();
+  /** `Object.Field` names in the org's Lead Custom Field Mapping. */
+  readonly leadConversionMapped = new Set<string>();
   private sequence = 0;
   /** How far the org's clock is ahead of this machine's (`advance`). */
   private offset = 0;

@@ -69,20 +69,24 @@ const COMMANDS: Readonly<Record<string, CommandHelp>> = {
   },
   'fields plan': {
     title: 'Show which Service fields and permissions field setup would change',
-    usage: 'service-crm fields plan [--permission-set NAME] [--json]',
+    usage:
+      'service-crm fields plan [--permission-set NAME] [--convert-existing-fields] [--config FILE] [--json]',
     summary:
-      'Show which Service fields would be created or updated and which the profile of the connected user (or the permission set) would be granted. Changes nothing.',
-    options:
-      '  --permission-set NAME  plan the grants on this permission set instead of the profile',
+      'Show which Service fields would be created, which the org has with another type and would be left as they are (with what converting them would cost), and which the profile of the connected user (or the permission set) would be granted. With --config, also check that each mapped field can take what the sync writes to it: a mapping of the wrong type is refused (exit 4). Changes nothing.',
+    options: `  --permission-set NAME      plan the grants on this permission set instead of the profile
+  --convert-existing-fields  plan converting the fields the org has with another type
+  --config FILE              check the settings' mappings against the org's fields`,
     connects: true,
     examples: ['service-crm fields plan', 'service-crm fields plan --json'],
   },
   'fields apply': {
     title: 'Create or update the Service fields and grant them on your profile',
-    usage: 'service-crm fields apply [--permission-set NAME] [--json]',
+    usage: 'service-crm fields apply [--permission-set NAME] [--convert-existing-fields] [--json]',
     summary:
-      'Create or update the Service fields (Metadata API) and grant read and edit on them to the profile of the connected user. With --permission-set, grant them through that permission set instead (created or updated, and assigned to the connected user): no profile is edited. A second run changes nothing.',
-    options: `  --permission-set NAME  grant through this permission set (API name), assigned to you`,
+      'Create the Service fields (Metadata API) and grant read and edit on them to the profile of the connected user. With --permission-set, grant them through that permission set instead (created or updated, and assigned to the connected user): no profile is edited. A field the org already has with another type, length or precision is left as it is and reported with what converting it would cost (exit 4); a different label alone is kept. A second run changes nothing.',
+    options: `  --permission-set NAME      grant through this permission set (API name), assigned to you
+  --convert-existing-fields  convert the fields the org has with another type, length or
+                             precision; their help text, description and history tracking kept`,
     connects: true,
     examples: [
       'service-crm fields apply',

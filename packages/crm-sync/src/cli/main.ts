@@ -37,6 +37,7 @@ const OPTIONS = {
   'api-reserve': { type: 'string' },
   'request-timeout': { type: 'string' },
   'permission-set': { type: 'string' },
+  'convert-existing-fields': { type: 'boolean' },
   account: { type: 'string' },
   out: { type: 'string' },
   port: { type: 'string' },
@@ -177,9 +178,17 @@ async function run(argv: readonly string[], io: Io, env: NodeJS.ProcessEnv): Pro
       return loginCommand(context);
     case 'fields': {
       unexpected(extra);
-      const permissionSet = values['permission-set'];
-      if (sub === 'plan') return fieldsPlan(await connection(), io, json, permissionSet);
-      if (sub === 'apply') return fieldsApply(await connection(), io, json, permissionSet);
+      const options = {
+        json,
+        permissionSet: values['permission-set'],
+        convertExistingFields: values['convert-existing-fields'] === true,
+      };
+      if (sub === 'plan') {
+        const config = values.config === undefined ? undefined : await loadConfig(values.config);
+        const mappings = config?.settings.mappings;
+        return fieldsPlan(await connection(config), io, { ...options, mappings });
+      }
+      if (sub === 'apply') return fieldsApply(await connection(), io, options);
       if (sub === 'export') return fieldsExport(values.out ?? 'service-fields', io, json);
       throw new CliError(
         EXIT.usage,

@@ -43,10 +43,10 @@ describe('end to end through the public API', () => {
 
     const first = await setUpFields(connection);
     expect(first.ok).toBe(true);
-    expect(first.calls).toEqual({ upsertMetadata: 7, updateMetadata: 1 });
+    expect(first.calls).toEqual({ upsertMetadata: 7, updateMetadata: 1, readMetadata: 0 });
     const second = await setUpFields(connection);
     expect(second.unchanged).toBe(true);
-    expect(second.calls).toEqual({ upsertMetadata: 0, updateMetadata: 0 });
+    expect(second.calls).toEqual({ upsertMetadata: 0, updateMetadata: 0, readMetadata: 0 });
 
     const store = await openEmbeddedStore();
     const observed: ObservedCompany[] = [];

@@ -19,7 +19,7 @@ describe('field setup', () => {
       expect(first.unchanged).toBe(false);
       expect(first.fields).toHaveLength(customFields.length);
       expect(first.fields.every((f) => f.created === true)).toBe(true);
-      expect(first.calls).toEqual({ upsertMetadata: 7, updateMetadata: 1 });
+      expect(first.calls).toEqual({ upsertMetadata: 7, updateMetadata: 1, readMetadata: 0 });
       const soap = emulator.requests.filter((r) => r.soap);
       expect(soap.map((r) => r.soap?.components)).toEqual([10, 10, 10, 10, 10, 10, 1, 1]);
       expect(soap.at(-1)?.soap?.operation).toBe('updateMetadata');
@@ -29,14 +29,14 @@ describe('field setup', () => {
 
       const second = await setUpFields(connection);
       expect(second.unchanged).toBe(true);
-      expect(second.calls).toEqual({ upsertMetadata: 0, updateMetadata: 0 });
+      expect(second.calls).toEqual({ upsertMetadata: 0, updateMetadata: 0, readMetadata: 0 });
       expect(emulator.requests.filter((r) => r.soap)).toHaveLength(8);
     },
     SLOW,
   );
 
   it(
-    'upserts only a field that changed and reports per-field failures',
+    'upserts only a missing field, keeps one relabelled by an admin, and reports per-field failures',
     async () => {
       const { emulator } = env;
       const connection = connectTo(emulator);
@@ -50,11 +50,13 @@ describe('field setup', () => {
       const plan = await planFieldSetup(connection);
       expect(plan.upserts.map((u) => [u.field.fullName, u.reason, u.differences])).toEqual([
         ['Contact.ServicePersona__c', 'missing', []],
-        ['Account.ServiceSessions__c', 'changed', ['label']],
+      ]);
+      expect(plan.relabelled.map((r) => [r.field.fullName, r.existing.label])).toEqual([
+        ['Account.ServiceSessions__c', 'Old label'],
       ]);
       const result = await setUpFields(connection);
       expect(result.ok).toBe(false);
-      expect(result.calls).toEqual({ upsertMetadata: 1, updateMetadata: 1 });
+      expect(result.calls).toEqual({ upsertMetadata: 1, updateMetadata: 0, readMetadata: 0 });
       const failed = result.fields.filter((f) => !f.ok);
       expect(failed.map((f) => [f.fullName, f.errors[0]?.statusCode])).toEqual([
         ['Contact.ServicePersona__c', 'DUPLICATE_DEVELOPER_NAME'],

@@ -18,7 +18,7 @@ describe('fields apply --permission-set', { timeout: 60_000 }, () => {
     const result = await setUpFields(connection, { permissionSet: 'Service_Fields' });
     expect(result.ok).toBe(true);
     // 61 fields in calls of at most 10, then the permission set; no profile update.
-    expect(result.calls).toEqual({ upsertMetadata: 7 + 1, updateMetadata: 0 });
+    expect(result.calls).toEqual({ upsertMetadata: 7 + 1, updateMetadata: 0, readMetadata: 0 });
     expect(soapCalls('updateMetadata')).toBe(0);
     expect(result.grants.filter((g) => g.ok)).toHaveLength(61);
     expect(result.assignment).toEqual({ ok: true, created: true, errors: [] });
@@ -62,7 +62,7 @@ describe('fields apply --permission-set', { timeout: 60_000 }, () => {
     );
     expect(code).toBe(0);
     const report = JSON.parse(out.at(-1) ?? '{}');
-    expect(report.calls).toEqual({ upsertMetadata: 1, updateMetadata: 0 });
+    expect(report.calls).toEqual({ upsertMetadata: 1, updateMetadata: 0, readMetadata: 0 });
     expect(report.grants.map((g: { fullName: string }) => g.fullName)).toEqual([
       'Account.ServiceSessions__c',
     ]);

@@ -319,6 +319,25 @@ export class SalesforceConnection {
   }
 
   /**
+   * A Metadata API `readMetadata` call: the components named `fullNames` as the org holds them
+   * (those it lacks are left out). A read, so safe to send again.
+   */
+  async readMetadata(
+    type: string,
+    fullNames: readonly string[],
+  ): Promise<Record<string, unknown>[]> {
+    const records = await this.#send(
+      `POST /services/Soap/m/${this.apiVersion} readMetadata`,
+      'metadata:readMetadata',
+      { body: true, safeToResend: true },
+      () => metadataApi(this.jsforce).read(type, [...fullNames]),
+    );
+    return asArray(records as Record<string, unknown> | Record<string, unknown>[]).filter(
+      (r) => typeof r?.fullName === 'string',
+    );
+  }
+
+  /**
    * A call through another of jsforce's APIs over this connection (its Bulk API 2.0 job
    * classes): counted in `stats.calls` under `operation`, failing with a `SalesforceError`.
    * Nothing is resent but a call refused with `UNABLE_TO_LOCK_ROW` and, when `safeToResend` (a

@@ -55,6 +55,8 @@ export interface JsforceConnection {
     upsert(type: string, metadata: object[]): PromiseLike<unknown>;
     /** Metadata API `updateMetadata`. */
     update(type: string, metadata: object[]): PromiseLike<unknown>;
+    /** Metadata API `readMetadata`: the components as the org holds them. */
+    read(type: string, fullNames: string[]): PromiseLike<unknown>;
   };
   /** Listens for jsforce's session refresh; the listener gets the new access token. */
   on(event: 'refresh', listener: (accessToken: string) => void): unknown;

@@ -1,9 +1,10 @@
 /**
  * Field setup (docs/crm-sync/salesforce-setup.md, "Permissions, step by step", for the fields of
  * docs/crm-sync/catalogue.md): check the connecting user's permissions, read what exists, upsert
- * only missing or changed fields (at most 10 per Metadata call), then grant read and edit on the
- * connecting user's profile only, for exactly the service's fields that lack it. A second run
- * finds nothing to do and makes no Metadata call.
+ * only missing fields (at most 10 per Metadata call), then grant read and edit on the connecting
+ * user's profile only, for exactly the service's fields that lack it. A field the org has with
+ * another type, length or precision is left and reported (existing-fields.ts) unless told to
+ * convert it. A second run finds nothing to do and makes no Metadata call.
  */
 
 import { METADATA_BATCH_LIMIT } from '../../metadata/requests.js';
@@ -15,6 +16,12 @@ import { escapeSoqlString } from '../../rest/soql.js';
 import type { Identity, SalesforceConnection } from '../connection/connection.js';
 import { SalesforceError, SalesforcePermissionError } from '../errors.js';
 import { queryAll } from '../read/reads.js';
+import {
+  compareExisting,
+  convertingComponent,
+  type ExistingField,
+  type FieldDefinition,
+} from './existing-fields.js';
 import {
   customFieldComponent,
   permissionSetComponent,
@@ -115,16 +122,26 @@ export async function preflight(connection: SalesforceConnection): Promise<Prefl
 /** A field field setup will create or change, and why. */
 export interface FieldChange {
   readonly field: CustomFieldSpec;
-  /** `missing`: the org lacks the field; `changed`: it differs from the catalogue. */
+  /**
+   * `missing`: the org lacks the field; `changed`: it differs from the catalogue and is converted
+   * (only with `convertExistingFields`).
+   */
   readonly reason: 'missing' | 'changed';
-  /** What differs (`label`, `type`, `length`, `precision/scale`); empty for a missing field. */
+  /** What differs (`type`, `length`, `precision/scale`, `label`); empty for a missing field. */
   readonly differences: readonly string[];
 }
 
 /** What field setup would do: fields to upsert, grants to give, or nothing. */
 export interface FieldSetupPlan {
-  /** Fields to upsert (missing or different), in catalogue order. */
+  /** Fields to upsert (missing, or converted when told to), in catalogue order. */
   readonly upserts: readonly FieldChange[];
+  /**
+   * Fields the org has with another type, length or precision, left as they are (without
+   * `convertExistingFields`): each with what converting it would cost.
+   */
+  readonly left: readonly ExistingField[];
+  /** Fields the org has under another label only: never rewritten for that. */
+  readonly relabelled: readonly ExistingField[];
   /** Fields whose read+edit must be granted (on the profile, or on the permission set). */
   readonly grants: readonly CustomFieldSpec[];
   readonly profileFullName: string;
@@ -137,50 +154,8 @@ export interface FieldSetupPlan {
     readonly id: string | undefined;
     readonly assigned: boolean;
   };
-  /** True when nothing would change. */
+  /** True when nothing would change and no field is left. */
   readonly upToDate: boolean;
-}
-
-/**
- * A field as the Tooling API's FieldDefinition describes it. Unlike describe, it lists fields
- * that field-level security hides from the connecting user, so an existing field is never
- * planned as new (an upsert would replace its metadata, help text included).
- * https://developer.salesforce.com/docs/atlas.en-us.api_tooling.meta/api_tooling/tooling_api_objects_fielddefinition.htm
- */
-interface FieldDefinition {
-  readonly QualifiedApiName: string;
-  readonly Label: string;
-  /** As the setup UI shows it: `Text(80)`, `Long Text Area(32768)`, `Number(18, 2)`, `Date/Time`. */
-  readonly DataType: string;
-  readonly Length: number | null;
-  readonly Precision: number | null;
-  readonly Scale: number | null;
-}
-
-const DATA_TYPE: Record<CustomFieldSpec['metadata']['type'], RegExp> = {
-  Text: /^Text\(/,
-  LongTextArea: /^Long Text Area\(/,
-  Number: /^Number\(/,
-  DateTime: /^Date\/Time$/,
-};
-
-function differences(field: CustomFieldSpec, existing: FieldDefinition): string[] {
-  const out: string[] = [];
-  const { metadata } = field;
-  if (existing.Label !== field.label) out.push('label');
-  if (!DATA_TYPE[metadata.type].test(existing.DataType)) out.push('type');
-  if (
-    (metadata.type === 'Text' || metadata.type === 'LongTextArea') &&
-    existing.Length !== metadata.length
-  )
-    out.push('length');
-  if (
-    metadata.type === 'Number' &&
-    (existing.Precision !== metadata.precision || existing.Scale !== metadata.scale)
-  ) {
-    out.push('precision/scale');
-  }
-  return out;
 }
 
 /** The fields defined on `object`, hidden ones included (one Tooling query). */
@@ -203,6 +178,11 @@ export interface FieldSetupOptions {
    * assigned to the connecting user) instead of on the user's profile.
    */
   readonly permissionSet?: string | undefined;
+  /**
+   * Convert service fields the org has with another type, length or precision (read first, so
+   * what the admin set is sent back); without it they are left and reported.
+   */
+  readonly convertExistingFields?: boolean;
 }
 
 /** A permission set's API name: a letter, then letters, digits and underscores. */
@@ -250,16 +230,19 @@ export async function planFieldSetup(
   const defined = new Map<CrmObject, FieldDefinition[]>();
   for (const object of objects) defined.set(object, await fieldDefinitions(connection, object));
   const upserts: FieldChange[] = [];
+  const left: ExistingField[] = [];
+  const relabelled: ExistingField[] = [];
   for (const field of fields) {
-    const existing = defined
+    const definition = defined
       .get(field.object)
       ?.find((f) => f.QualifiedApiName.toLowerCase() === field.apiName.toLowerCase());
-    if (!existing) {
-      upserts.push({ field, reason: 'missing', differences: [] });
-      continue;
-    }
-    const diff = differences(field, existing);
-    if (diff.length > 0) upserts.push({ field, reason: 'changed', differences: diff });
+    const existing = definition && compareExisting(field, definition);
+    if (!definition) upserts.push({ field, reason: 'missing', differences: [] });
+    else if (!existing) continue;
+    else if (existing.differences.every((d) => d === 'label')) relabelled.push(existing);
+    else if (options.convertExistingFields)
+      upserts.push({ field, reason: 'changed', differences: existing.differences });
+    else left.push(existing);
   }
   const set =
     options.permissionSet === undefined
@@ -286,13 +269,20 @@ export async function planFieldSetup(
       .filter((p) => p.PermissionsRead && p.PermissionsEdit)
       .map((p) => p.Field.toLowerCase()),
   );
-  const grants = fields.filter((f) => !granted.has(f.fullName.toLowerCase()));
+  // A field left as it is is not the service's to grant.
+  const notLeft = new Set(left.map((l) => l.field.fullName));
+  const grants = fields.filter(
+    (f) => !granted.has(f.fullName.toLowerCase()) && !notLeft.has(f.fullName),
+  );
   return {
     upserts,
+    left,
+    relabelled,
     grants,
     profileFullName: check.profileFullName,
     ...(set ? { permissionSet: set } : {}),
-    upToDate: upserts.length === 0 && grants.length === 0 && set?.assigned !== false,
+    upToDate:
+      upserts.length === 0 && left.length === 0 && grants.length === 0 && set?.assigned !== false,
   };
 }
 
@@ -325,13 +315,18 @@ export interface FieldSetupResult {
   };
   /** True when every upsert, grant and the assignment succeeded. */
   readonly ok: boolean;
-  readonly calls: { readonly upsertMetadata: number; readonly updateMetadata: number };
+  readonly calls: {
+    readonly upsertMetadata: number;
+    readonly updateMetadata: number;
+    readonly readMetadata: number;
+  };
 }
 
 /**
  * Runs field setup: permission check (throws `SalesforcePermissionError` with the remedy),
- * upserts of missing or changed fields in calls of at most 10, then one profile update granting
- * read and edit on the fields that lack it. Failures are reported per field in the result.
+ * upserts of missing fields (and, with `convertExistingFields`, of fields to convert, each read
+ * first) in calls of at most 10, then one profile update granting read and edit on the fields
+ * that lack it. Failures are reported per field in the result; fields left in `plan.left`.
  */
 export async function setUpFields(
   connection: SalesforceConnection,
@@ -341,17 +336,35 @@ export async function setUpFields(
   if (check.missing.length > 0)
     throw new SalesforcePermissionError(check.missing, PERMISSION_REMEDY);
   const plan = await planFieldSetup(connection, { ...options, preflight: check });
-  const calls = { upsertMetadata: 0, updateMetadata: 0 };
+  const calls = { upsertMetadata: 0, updateMetadata: 0, readMetadata: 0 };
   if (options.dryRun || plan.upToDate) {
     return { plan, fields: [], grants: [], unchanged: plan.upToDate, ok: true, calls };
   }
-  const fieldResults: FieldResult[] = [];
-  const upsertFields = plan.upserts.map((u) => u.field);
+  const components = await upsertComponents(connection, plan.upserts, calls);
+  // A field to convert that readMetadata did not return is not sent: its settings would be lost.
+  const unread = plan.upserts.filter(
+    (u) => u.reason === 'changed' && !components.has(u.field.fullName),
+  );
+  const fieldResults: FieldResult[] = unread.map((u) => ({
+    fullName: u.field.fullName,
+    ok: false,
+    created: false,
+    errors: [
+      {
+        statusCode: '',
+        message: 'not converted: readMetadata did not return it, so its settings could not be kept',
+        fields: [],
+      },
+    ],
+  }));
+  const upsertFields = plan.upserts
+    .map((u) => u.field)
+    .filter((f) => !unread.some((u) => u.field === f));
   for (const batch of chunk(upsertFields, METADATA_BATCH_LIMIT)) {
     const results = await connection.metadata(
       'upsert',
       'CustomField',
-      batch.map(customFieldComponent),
+      batch.map((f) => components.get(f.fullName) ?? customFieldComponent(f)),
     );
     calls.upsertMetadata += 1;
     for (const r of results) {
@@ -371,7 +384,10 @@ export async function setUpFields(
   const set = plan.permissionSet;
   if (set) {
     // The set holds the service's fields only: sent whole, so an upsert never narrows it.
-    const all = (options.fields ?? customFields).filter((f) => !failed.has(f.fullName));
+    const left = new Set(plan.left.map((l) => l.field.fullName));
+    const all = (options.fields ?? customFields).filter(
+      (f) => !failed.has(f.fullName) && !left.has(f.fullName),
+    );
     if (toGrant.length > 0 || set.id === undefined) {
       const [saved] = await connection.metadata('upsert', 'PermissionSet', [
         permissionSetComponent(set.name, all),
@@ -398,6 +414,34 @@ export async function setUpFields(
     ok,
     calls,
   };
+}
+
+/**
+ * The components converting the `changed` fields: each read first (readMetadata, at most 10 a
+ * call), so the upsert, which replaces the component, sends back what the admin set.
+ * https://developer.salesforce.com/docs/atlas.en-us.api_meta.meta/api_meta/meta_readMetadata.htm
+ */
+async function upsertComponents(
+  connection: SalesforceConnection,
+  upserts: readonly FieldChange[],
+  calls: { readMetadata: number },
+): Promise<Map<string, Record<string, unknown>>> {
+  const changed = upserts.filter((u) => u.reason === 'changed').map((u) => u.field);
+  const components = new Map<string, Record<string, unknown>>();
+  for (const batch of chunk(changed, METADATA_BATCH_LIMIT)) {
+    const read = await connection.readMetadata(
+      'CustomField',
+      batch.map((f) => f.fullName),
+    );
+    calls.readMetadata += 1;
+    for (const field of batch) {
+      const held = read.find(
+        (r) => String(r.fullName).toLowerCase() === field.fullName.toLowerCase(),
+      );
+      if (held) components.set(field.fullName, convertingComponent(field, held));
+    }
+  }
+  return components;
 }
 
 /**
