@@ -22,6 +22,7 @@ Options:
   --write-env FILE            also write those lines to FILE once listening
   --[no-]lead-assignment-rule switch the Lead assignment rule on or off
   --[no-]field-lengths        switch the refusal of over-long text on or off
+  --[no-]throwing-trigger     a trigger that throws on names holding [trigger-refuses]
   --help                      this text`;
 
 function fail(message: string): never {
@@ -40,6 +41,7 @@ function parse() {
         'write-env': { type: 'string' },
         'lead-assignment-rule': { type: 'boolean' },
         'field-lengths': { type: 'boolean' },
+        'throwing-trigger': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -73,6 +75,9 @@ const emulator = await startEmulator({
       ? {}
       : { leadAssignmentRule: flags['lead-assignment-rule'] }),
     ...(flags['field-lengths'] === undefined ? {} : { fieldLengths: flags['field-lengths'] }),
+    ...(flags['throwing-trigger'] === undefined
+      ? {}
+      : { throwingTrigger: flags['throwing-trigger'] }),
   }),
   port,
 }).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));

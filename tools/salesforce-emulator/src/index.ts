@@ -13,6 +13,13 @@ export {
 export { ORG_PRESETS, type OrgBehaviours, type OrgPreset, presetOptions } from './presets.ts';
 export { type Seeded, type SeedOptions, seedOrg } from './seed.ts';
 export { type EventOptions, sessionEvents, toNdjson } from './seed-events.ts';
+export {
+  refusedByName,
+  TRIGGER_REFUSES,
+  type ThrowingTriggerOption,
+  type TriggerPredicate,
+  type TriggerThrow,
+} from './throwing-trigger.ts';
 export { type SeedFile, SeedFileError, seedFromFile } from './seed-file.ts';
 export {
   Emulator,

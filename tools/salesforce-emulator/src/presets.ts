@@ -17,11 +17,13 @@ export interface OrgBehaviours {
   leadAssignmentRule: boolean;
   /** Text longer than its field's length is refused with STRING_TOO_LONG. */
   fieldLengths: boolean;
+  /** An Account/Contact/Lead trigger throws on names holding `[trigger-refuses]`, failing its chunk. */
+  throwingTrigger: boolean;
 }
 
 const PRESETS: Record<OrgPreset, OrgBehaviours> = {
-  developer: { leadAssignmentRule: false, fieldLengths: false },
-  customer: { leadAssignmentRule: true, fieldLengths: true },
+  developer: { leadAssignmentRule: false, fieldLengths: false, throwingTrigger: false },
+  customer: { leadAssignmentRule: true, fieldLengths: true, throwingTrigger: true },
 };
 
 /** The emulator options of `preset`, with `overrides` switching single behaviours on or off. */

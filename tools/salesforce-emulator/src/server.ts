@@ -8,6 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
 import { tooLong } from './field-lengths.ts';
+import {
+  type ThrowingTriggerOption,
+  type TriggerPredicate,
+  triggerError,
+  triggerPredicate,
+} from './throwing-trigger.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
@@ -82,6 +88,8 @@ export interface EmulatorOptions {
    * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
    */
   fieldLengths?: boolean;
+  /** An Account/Contact/Lead trigger that throws, failing its whole chunk (throwing-trigger.ts). */
+  throwingTrigger?: ThrowingTriggerOption;
 }
 
 const ERRORS = {
@@ -177,6 +185,8 @@ export class Emulator {
   leadAssignmentOwner: string | undefined;
   /** Whether text longer than its field is refused (`EmulatorOptions.fieldLengths`). */
   fieldLengths: boolean;
+  /** Which records the org's throwing trigger throws on (`EmulatorOptions.throwingTrigger`). */
+  trigger: TriggerPredicate | undefined;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -190,6 +200,7 @@ export class Emulator {
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
     this.fieldLengths = options.fieldLengths ?? false;
+    this.trigger = triggerPredicate(options.throwingTrigger);
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -197,6 +208,7 @@ export class Emulator {
     this.bulk = new BulkApi(this.org, {
       create: (object, values) => this.create(object, values),
       update: (object, id, values) => this.update(object, id, values),
+      chunkError: (object, event, rows) => this.triggerThrows(object, event, rows),
     });
     this.authorizePages = new AuthorizePages({
       clientId: this.clientId,
@@ -861,7 +873,8 @@ export class Emulator {
     if (!WRITABLE.has(object)) {
       return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
     }
-    const invalid = this.checkFields(object, values);
+    const invalid =
+      this.checkFields(object, values) ?? this.triggerThrows(object, 'BeforeInsert', [values]);
     if (invalid) {
       const { statusCode, fields, message } = invalid;
       return [400, [{ message, errorCode: statusCode, ...(fields.length > 0 ? { fields } : {}) }]];
@@ -940,12 +953,23 @@ export class Emulator {
         fields: [] as string[],
       };
     }
-    const invalid = this.checkFields(object, values);
+    const invalid =
+      this.checkFields(object, values) ?? this.triggerThrows(object, 'BeforeUpdate', [{ ...record, ...values }]);
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;
     this.org.change(object, record, fields);
     this.assign(object, record, autoAssign);
     return undefined;
+  }
+
+  /** The throwing trigger's error for records it runs on together (stored values under new). */
+  private triggerThrows(
+    object: string,
+    event: 'BeforeInsert' | 'BeforeUpdate',
+    records: readonly Record<string, unknown>[],
+  ) {
+    const seen = records.map((r) => ({ ...this.org.table(object).get(String(r.id ?? r.Id)), ...r }));
+    return triggerError(this.trigger, object, event, seen);
   }
 
   private lockError(id: string) {
@@ -998,16 +1022,25 @@ export class Emulator {
         [{ message: 'the emulator serves allOrNone: false only', errorCode: 'INVALID_INPUT' }],
       ];
     }
+    const typeOf = (r: Record<string, unknown>) =>
+      (r.attributes as { type?: string } | undefined)?.type ?? '';
+    // The records of one type are one chunk: a trigger throwing fails all of them.
+    const thrown = new Map(
+      [...new Set(records.map(typeOf))].map((type) => [
+        type,
+        this.triggerThrows(type, 'BeforeUpdate', records.filter((r) => typeOf(r) === type)),
+      ]),
+    );
     return [
       200,
       records.map((r, index) => {
         const id = String(r.id ?? '');
-        const type = (r.attributes as { type?: string } | undefined)?.type ?? '';
+        const type = typeOf(r);
         if (lock && index === 0) {
           const { errorCode: _e, ...error } = this.lockError(id);
           return { id, success: false, errors: [error] };
         }
-        const error = this.update(type, id, r, autoAssign);
+        const error = thrown.get(type) ?? this.update(type, id, r, autoAssign);
         return error ? { id, success: false, errors: [error] } : { id, success: true, errors: [] };
       }),
     ];
