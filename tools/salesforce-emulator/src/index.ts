@@ -13,13 +13,6 @@ export {
 export { ORG_PRESETS, type OrgBehaviours, type OrgPreset, presetOptions } from './presets.ts';
 export { type Seeded, type SeedOptions, seedOrg } from './seed.ts';
 export { type EventOptions, sessionEvents, toNdjson } from './seed-events.ts';
-export {
-  refusedByName,
-  TRIGGER_REFUSES,
-  type ThrowingTriggerOption,
-  type TriggerPredicate,
-  type TriggerThrow,
-} from './throwing-trigger.ts';
 export { type SeedFile, SeedFileError, seedFromFile } from './seed-file.ts';
 export {
   Emulator,
@@ -29,6 +22,13 @@ export {
   type RecordedRequest,
   startEmulator,
 } from './server.ts';
+export {
+  refusedByName,
+  type ThrowingTriggerOption,
+  TRIGGER_REFUSES,
+  type TriggerPredicate,
+  type TriggerThrow,
+} from './throwing-trigger.ts';
 
 /** A Node script that writes an `sf` CLI login for the emulated org (see the file). */
 export const SF_CLI_LOGIN = fileURLToPath(

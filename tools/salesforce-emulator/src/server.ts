@@ -8,12 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
 import { tooLong } from './field-lengths.ts';
-import {
-  type ThrowingTriggerOption,
-  type TriggerPredicate,
-  triggerError,
-  triggerPredicate,
-} from './throwing-trigger.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
@@ -26,6 +20,12 @@ import {
   type Route,
 } from './routes.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
+import {
+  type ThrowingTriggerOption,
+  type TriggerPredicate,
+  triggerError,
+  triggerPredicate,
+} from './throwing-trigger.ts';
 
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 
@@ -954,7 +954,8 @@ export class Emulator {
       };
     }
     const invalid =
-      this.checkFields(object, values) ?? this.triggerThrows(object, 'BeforeUpdate', [{ ...record, ...values }]);
+      this.checkFields(object, values) ??
+      this.triggerThrows(object, 'BeforeUpdate', [{ ...record, ...values }]);
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;
     this.org.change(object, record, fields);
@@ -968,7 +969,10 @@ export class Emulator {
     event: 'BeforeInsert' | 'BeforeUpdate',
     records: readonly Record<string, unknown>[],
   ) {
-    const seen = records.map((r) => ({ ...this.org.table(object).get(String(r.id ?? r.Id)), ...r }));
+    const seen = records.map((r) => ({
+      ...this.org.table(object).get(String(r.id ?? r.Id)),
+      ...r,
+    }));
     return triggerError(this.trigger, object, event, seen);
   }
 
@@ -1028,7 +1032,11 @@ export class Emulator {
     const thrown = new Map(
       [...new Set(records.map(typeOf))].map((type) => [
         type,
-        this.triggerThrows(type, 'BeforeUpdate', records.filter((r) => typeOf(r) === type)),
+        this.triggerThrows(
+          type,
+          'BeforeUpdate',
+          records.filter((r) => typeOf(r) === type),
+        ),
       ]),
     );
     return [

@@ -15,7 +15,9 @@ async function start(options: Parameters<typeof startEmulator>[0] = {}) {
     const response = await fetch(`${emulator.url}/services/data/v59.0${path}`, {
       method,
       headers: { authorization: `Bearer ${accessToken}`, 'content-type': type },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await response.text();
     return { status: response.status, text, json: () => (text ? JSON.parse(text) : undefined) };
@@ -34,7 +36,9 @@ describe('throwingTrigger', () => {
       id,
       Name: i === 1 ? `Company ${TRIGGER_REFUSES}` : `Renamed ${i}`,
     }));
-    const answer = (await api('PATCH', '/composite/sobjects', { allOrNone: false, records })).json();
+    const answer = (
+      await api('PATCH', '/composite/sobjects', { allOrNone: false, records })
+    ).json();
     expect(answer).toHaveLength(3);
     for (const result of answer) {
       expect(result.success).toBe(false);
@@ -55,10 +59,7 @@ describe('throwingTrigger', () => {
     const refused = await api('POST', '/sobjects/Contact', { LastName: `Doe ${TRIGGER_REFUSES}` });
     expect(refused.status).toBe(400);
     expect(refused.json()[0]).toMatchObject({ errorCode: 'CANNOT_INSERT_UPDATE_ACTIVATE_ENTITY' });
-    const [id] = accounts(1);
-    emulator.org.change('Account', emulator.org.table('Account').get(id ?? '') ?? {}, {
-      Name: `Old ${TRIGGER_REFUSES}`,
-    });
+    const id = emulator.org.insert('Account', { Name: `Old ${TRIGGER_REFUSES}` });
     // The trigger sees the whole record, not only the fields sent.
     expect((await api('PATCH', `/sobjects/Account/${id}`, { Phone: '1' })).status).toBe(400);
     expect((await api('POST', '/sobjects/Contact', { LastName: 'Doe' })).status).toBe(201);
@@ -70,7 +71,9 @@ describe('throwingTrigger', () => {
         String(record.Name).endsWith('7') ? 'cpuLimit' : false,
     });
     const ids = accounts(250);
-    const job = (await api('POST', '/jobs/ingest', { object: 'Account', operation: 'update' })).json();
+    const job = (
+      await api('POST', '/jobs/ingest', { object: 'Account', operation: 'update' })
+    ).json();
     // Only row 7's name ends in 7: its chunk (rows 0-199) fails, the next chunk is written.
     const csv = `Id,Name\n${ids.map((id, i) => `${id},Name ${i === 7 ? 7 : `${i}x`}`).join('\n')}\n`;
     await api('PUT', `/jobs/ingest/${job.id}/batches`, csv, 'text/csv');
