@@ -969,6 +969,7 @@ export class Emulator {
     event: 'BeforeInsert' | 'BeforeUpdate',
     records: readonly Record<string, unknown>[],
   ) {
+    if (!this.trigger) return undefined;
     const seen = records.map((r) => ({
       ...this.org.table(object).get(String(r.id ?? r.Id)),
       ...r,
