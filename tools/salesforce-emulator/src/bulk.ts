@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readCsv, writeCsv } from './bulk-csv.ts';
 import type { Org, SfRecord } from './org.ts';
 import { runSoql, SoqlError } from './soql.ts';
+import { TRIGGER_CHUNK } from './throwing-trigger.ts';
 
 /** What the server lends the Bulk API: the REST create and update, with their checks. */
 export interface RecordWriter {
@@ -17,6 +18,12 @@ export interface RecordWriter {
     object: string,
     id: string,
     values: Record<string, unknown>,
+  ): { statusCode: string; message: string } | undefined;
+  /** The error of a trigger throwing on records processed together (throwing-trigger.ts). */
+  chunkError(
+    object: string,
+    event: 'BeforeInsert' | 'BeforeUpdate',
+    rows: Record<string, unknown>[],
   ): { statusCode: string; message: string } | undefined;
 }
 
@@ -263,6 +270,7 @@ export class BulkApi {
       job.errorMessage = `InvalidBatch : Field name not found : ${unknown}`;
       return;
     }
+    let thrown: { statusCode: string; message: string } | undefined;
     for (const [index, row] of job.rows.entries()) {
       if (failure && index >= failure.after) {
         // A failed job keeps what it processed; the rest is unprocessed.
@@ -271,9 +279,21 @@ export class BulkApi {
         job.errorMessage = failure.message;
         return;
       }
-      job.results[index] = this.processRow(job, row);
+      if (index % TRIGGER_CHUNK === 0) thrown = this.chunkError(job, index);
+      job.results[index] = thrown
+        ? { id: row.Id ?? '', error: `${thrown.statusCode}:${thrown.message}:--` }
+        : this.processRow(job, row);
     }
     job.state = 'JobComplete';
+  }
+
+  /** The trigger's error for the chunk of 200 rows from `start` (empty cells: unchanged). */
+  private chunkError(job: Job, start: number) {
+    const rows = job.rows
+      .slice(start, start + TRIGGER_CHUNK)
+      .map((row) => Object.fromEntries(Object.entries(row).filter(([, text]) => text !== '')));
+    const event = job.operation === 'insert' ? 'BeforeInsert' : 'BeforeUpdate';
+    return this.writer.chunkError(job.object, event, rows);
   }
 
   /**

@@ -24,6 +24,7 @@ Options:
   --[no-]field-lengths        switch the refusal of over-long text on or off
   --[no-]duplicate-rules      switch the standard duplicate rules on or off
   --chatter-hourly-limit N    feed posts an hour before Chatter answers 503 (0: no limit)
+  --[no-]throwing-trigger     a trigger that throws on names holding [trigger-refuses]
   --help                      this text`;
 
 function fail(message: string): never {
@@ -44,6 +45,7 @@ function parse() {
         'field-lengths': { type: 'boolean' },
         'duplicate-rules': { type: 'boolean' },
         'chatter-hourly-limit': { type: 'string' },
+        'throwing-trigger': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -83,6 +85,9 @@ const emulator = await startEmulator({
     ...(flags['field-lengths'] === undefined ? {} : { fieldLengths: flags['field-lengths'] }),
     ...(flags['duplicate-rules'] === undefined ? {} : { duplicateRules: flags['duplicate-rules'] }),
     ...(postsPerHour === undefined ? {} : { chatterHourlyLimit: postsPerHour || false }),
+    ...(flags['throwing-trigger'] === undefined
+      ? {}
+      : { throwingTrigger: flags['throwing-trigger'] }),
   }),
   port,
 }).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));

@@ -25,6 +25,13 @@ export {
   type RecordedRequest,
   startEmulator,
 } from './server.ts';
+export {
+  refusedByName,
+  type ThrowingTriggerOption,
+  TRIGGER_REFUSES,
+  type TriggerPredicate,
+  type TriggerThrow,
+} from './throwing-trigger.ts';
 
 /** A Node script that writes an `sf` CLI login for the emulated org (see the file). */
 export const SF_CLI_LOGIN = fileURLToPath(

@@ -24,6 +24,8 @@ export interface OrgBehaviours {
    * preset's 50 is a busy integration user's share; Salesforce publishes no figure.
    */
   chatterHourlyLimit: number | false;
+  /** An Account/Contact/Lead trigger throws on names holding `[trigger-refuses]`, failing its chunk. */
+  throwingTrigger: boolean;
 }
 
 const PRESETS: Record<OrgPreset, OrgBehaviours> = {
@@ -32,12 +34,14 @@ const PRESETS: Record<OrgPreset, OrgBehaviours> = {
     fieldLengths: false,
     duplicateRules: false,
     chatterHourlyLimit: false,
+    throwingTrigger: false,
   },
   customer: {
     leadAssignmentRule: true,
     fieldLengths: true,
     duplicateRules: true,
     chatterHourlyLimit: 50,
+    throwingTrigger: true,
   },
 };
 

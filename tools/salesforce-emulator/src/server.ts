@@ -25,6 +25,12 @@ import {
   type Route,
 } from './routes.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
+import {
+  type ThrowingTriggerOption,
+  type TriggerPredicate,
+  triggerError,
+  triggerPredicate,
+} from './throwing-trigger.ts';
 
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 
@@ -100,6 +106,8 @@ export interface EmulatorOptions {
   chatterHourlyLimit?: number | false;
   /** The org's API is off for the org or the user: REST answers 403 (see api-disabled.ts). */
   apiDisabled?: ApiDisabled;
+  /** An Account/Contact/Lead trigger that throws, failing its whole chunk (throwing-trigger.ts). */
+  throwingTrigger?: ThrowingTriggerOption;
 }
 
 const ERRORS = {
@@ -203,6 +211,8 @@ export class Emulator {
   apiDisabled: ApiDisabled | undefined;
   /** Why the token endpoint refuses every refresh from now on (`refuseRefresh`). */
   private refreshRefusal: RefreshRefusal | undefined;
+  /** Which records the org's throwing trigger throws on (`EmulatorOptions.throwingTrigger`). */
+  trigger: TriggerPredicate | undefined;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -222,6 +232,7 @@ export class Emulator {
       ? new ChatterHourlyLimit(postsPerHour, () => this.org.clock())
       : undefined;
     this.apiDisabled = options.apiDisabled;
+    this.trigger = triggerPredicate(options.throwingTrigger);
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -229,6 +240,7 @@ export class Emulator {
     this.bulk = new BulkApi(this.org, {
       create: (object, values) => this.create(object, values),
       update: (object, id, values) => this.update(object, id, values),
+      chunkError: (object, event, rows) => this.triggerThrows(object, event, rows),
     });
     this.authorizePages = new AuthorizePages({
       clientId: this.clientId,
@@ -901,7 +913,8 @@ export class Emulator {
     if (!WRITABLE.has(object)) {
       return [404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]];
     }
-    const invalid = this.checkFields(object, values);
+    const invalid =
+      this.checkFields(object, values) ?? this.triggerThrows(object, 'BeforeInsert', [values]);
     if (invalid) {
       const { statusCode, fields, message } = invalid;
       return [400, [{ message, errorCode: statusCode, ...(fields.length > 0 ? { fields } : {}) }]];
@@ -982,12 +995,28 @@ export class Emulator {
         fields: [] as string[],
       };
     }
-    const invalid = this.checkFields(object, values);
+    const invalid =
+      this.checkFields(object, values) ??
+      this.triggerThrows(object, 'BeforeUpdate', [{ ...record, ...values }]);
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;
     this.org.change(object, record, fields);
     this.assign(object, record, autoAssign);
     return undefined;
+  }
+
+  /** The throwing trigger's error for records it runs on together (stored values under new). */
+  private triggerThrows(
+    object: string,
+    event: 'BeforeInsert' | 'BeforeUpdate',
+    records: readonly Record<string, unknown>[],
+  ) {
+    if (!this.trigger) return undefined;
+    const seen = records.map((r) => ({
+      ...this.org.table(object).get(String(r.id ?? r.Id)),
+      ...r,
+    }));
+    return triggerError(this.trigger, object, event, seen);
   }
 
   private lockError(id: string) {
@@ -1040,16 +1069,29 @@ export class Emulator {
         [{ message: 'the emulator serves allOrNone: false only', errorCode: 'INVALID_INPUT' }],
       ];
     }
+    const typeOf = (r: Record<string, unknown>) =>
+      (r.attributes as { type?: string } | undefined)?.type ?? '';
+    // The records of one type are one chunk: a trigger throwing fails all of them.
+    const thrown = new Map(
+      [...new Set(records.map(typeOf))].map((type) => [
+        type,
+        this.triggerThrows(
+          type,
+          'BeforeUpdate',
+          records.filter((r) => typeOf(r) === type),
+        ),
+      ]),
+    );
     return [
       200,
       records.map((r, index) => {
         const id = String(r.id ?? '');
-        const type = (r.attributes as { type?: string } | undefined)?.type ?? '';
+        const type = typeOf(r);
         if (lock && index === 0) {
           const { errorCode: _e, ...error } = this.lockError(id);
           return { id, success: false, errors: [error] };
         }
-        const error = this.update(type, id, r, autoAssign);
+        const error = thrown.get(type) ?? this.update(type, id, r, autoAssign);
         return error ? { id, success: false, errors: [error] } : { id, success: true, errors: [] };
       }),
     ];

@@ -137,7 +137,7 @@ export async function ingest(
     }
     await collect(connection, request.operation, info, rows, results, true);
   }
-  for (const rows of jobsOf(request.operation, fresh)) {
+  for (const rows of jobsOf(request.operation, byParent(fresh))) {
     const id = await startJob(connection, request, rows);
     const info = await waitForJob(connection, 'ingest', id, request.polling);
     if (failedWhole(info))
@@ -148,6 +148,16 @@ export async function ingest(
     await collect(connection, request.operation, info, rows, results, false);
   }
   return results;
+}
+
+/**
+ * Rows grouped by their parent (`AccountId`, then `ParentId`), in a stable order: a job's
+ * batches run in parallel, and rows of one parent in two of them lock the same Account.
+ * https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/datafiles_organize_data.htm
+ */
+export function byParent(rows: readonly IngestRow[]): IngestRow[] {
+  const parent = (row: IngestRow) => String(row.fields.AccountId ?? row.fields.ParentId ?? '');
+  return [...rows].sort((a, b) => parent(a).localeCompare(parent(b)));
 }
 
 /** Jobs tried for one set of rows whose upload or close keeps losing its answer. */

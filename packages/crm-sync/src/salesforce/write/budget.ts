@@ -3,7 +3,9 @@
  * (composite calls of 200, Bulk API 2.0 jobs above the write threshold with the queries of
  * their duplicate check, one duplicate check and one call per create, one call per feed post and one
  * FeedItem query per 200 records posted on), beside what the org has left today. A run
- * whose estimate would leave fewer calls than the reserve does not start.
+ * whose estimate would leave fewer calls than the reserve does not start. A chunk the org's own
+ * code refuses whole is split within `splitAllowance`, each extra call checked against the
+ * reserve like any other.
  */
 
 import type { CrmObject } from '../../model/objects.js';
@@ -99,6 +101,15 @@ export function estimateWriteCalls(
     limitCheck,
     total: work + limitCheck,
   };
+}
+
+/**
+ * The extra calls splitting one refused chunk of `records` may cost (chunk-splits.ts): enough
+ * to isolate two refusing records (a halving of 200 is log2(200) < 8 levels of two calls), so an
+ * org whose trigger refuses everything costs a bounded share, not twice the records in calls.
+ */
+export function splitAllowance(records: number): number {
+  return 4 * Math.ceil(Math.log2(Math.max(2, records)));
 }
 
 /** The reserve a run keeps by default: 2% of the daily allocation, at least 50 calls. */

@@ -21,6 +21,7 @@ import type { SalesforceConnection } from '../connection/connection.js';
 import { queryUriBound } from '../read/query-uri.js';
 import { queryAll } from '../read/reads.js';
 import { type ApplyJournal, stepKey } from '../state/journal.js';
+import { orgCodeReason } from './chunk-splits.js';
 import { DUPLICATES, refusedOutcome, type StepOutcome } from './outcomes.js';
 import type { RefusedFields } from './refusals.js';
 
@@ -35,7 +36,11 @@ export interface BulkRun {
   readonly options: BulkOptions;
 }
 
-/** Errors the one-record paths deal with better: retried (lock) or written without the field. */
+/**
+ * Errors the smaller paths deal with better: retried (lock), written without the field, or
+ * refused by the org's own code, which fails the whole chunk of 200 a job processes together:
+ * composite calls split such a chunk, creates go one at a time (chunk-splits.ts).
+ */
 const HANDED_BACK = new Set([
   'UNABLE_TO_LOCK_ROW',
   'INVALID_FIELD',
@@ -44,7 +49,9 @@ const HANDED_BACK = new Set([
 const handBack = (result: IngestResult | undefined) =>
   !result ||
   result.status === 'unprocessed' ||
-  (result.status === 'failed' && result.errors.some((e) => HANDED_BACK.has(e.statusCode)));
+  (result.status === 'failed' &&
+    (result.errors.some((e) => HANDED_BACK.has(e.statusCode)) ||
+      orgCodeReason(result.errors) !== undefined));
 
 const duplicateRow = (result: IngestResult | undefined) =>
   result?.status === 'failed' && result.errors.some((e) => e.statusCode === DUPLICATES);

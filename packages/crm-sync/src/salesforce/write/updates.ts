@@ -1,7 +1,7 @@
 /**
  * The update steps of a plan: composite calls of 200 (or Bulk API 2.0 jobs), recorded in the
  * journal in flight before they are sent, so an interrupted run's updates are read back rather
- * than sent twice.
+ * than sent twice. A call the org's own code refuses whole is split (chunk-splits.ts).
  */
 import { customFieldsOf } from '../../model/catalogue.js';
 import { chunk } from '../../model/chunk.js';
@@ -17,7 +17,9 @@ import type { BulkOptions } from '../bulk/options.js';
 import type { SalesforceConnection } from '../connection/connection.js';
 import { readRecords } from '../read/reads.js';
 import { inFlightKey, stepKey } from '../state/journal.js';
+import { splitAllowance } from './budget.js';
 import { updateInBulk } from './bulk-apply.js';
+import { halves, refusedWhole } from './chunk-splits.js';
 import type { RunState } from './outcomes.js';
 import type { RefusedFields } from './refusals.js';
 import { updateRecords } from './writes.js';
@@ -67,17 +69,36 @@ async function updatesToSend(
   return todo;
 }
 
-/** One composite batch of updates, recorded in flight before it is sent and written after. */
+/** What sending a batch needs: the run's state, the API check, the calls a split may still make. */
+type BatchRun = RunState & {
+  readonly guard: () => Promise<void>;
+  readonly splits: { left: number };
+};
+
+/**
+ * One composite batch of updates, recorded in flight before it is sent and written after. The
+ * records of an object the org's own code refused whole are sent again in halves (each call
+ * checked against the API reserve, within the chunk's split allowance) until the refusing
+ * ones are alone.
+ */
 async function updateBatch(
   connection: SalesforceConnection,
   batch: UpdateStep[],
-  { journal, outcomes, refused }: RunState,
+  run: BatchRun,
 ): Promise<void> {
+  const { journal, outcomes, refused } = run;
   await journal.record(Object.fromEntries(batch.map((s) => [inFlightKey(stepKey(s)), s.id])));
   const { results, omitted } = await updateWithoutRefused(connection, batch, refused);
+  const errorsOf = (i: number) => {
+    const outcome = results[i];
+    return outcome?.ok ? undefined : (outcome?.errors ?? []);
+  };
+  const parts = run.splits.left >= 2 ? refusedWhole(batch, errorsOf) : [];
+  const split = new Set(parts.flat());
   const written: Record<string, string> = {};
   for (const [i, step] of batch.entries()) {
     const outcome = results[i];
+    if (split.has(step)) continue;
     if (outcome?.ok) {
       written[stepKey(step)] = step.id;
       const left = omitted[i] ?? [];
@@ -88,14 +109,26 @@ async function updateBatch(
         ...(left.length > 0 ? { omitted: left } : {}),
       });
     } else {
-      outcomes.set(step, {
-        step,
-        status: 'failed',
-        errors: outcome && !outcome.ok ? outcome.errors : [],
-      });
+      outcomes.set(step, { step, status: 'failed', errors: errorsOf(i) ?? [] });
     }
   }
   await journal.record(written);
+  for (const part of parts) {
+    for (const half of halves(part)) {
+      if (run.splits.left <= 0) {
+        for (const step of half)
+          outcomes.set(step, {
+            step,
+            status: 'failed',
+            errors: errorsOf(batch.indexOf(step)) ?? [],
+          });
+        continue;
+      }
+      run.splits.left -= 1;
+      await run.guard();
+      await updateBatch(connection, half, run);
+    }
+  }
 }
 
 /** Sends the update steps not done yet, in Bulk API jobs or composite batches. */
@@ -120,7 +153,10 @@ export async function applyUpdates(
   }
   for (const batch of chunk(todo, COMPOSITE_BATCH_LIMIT)) {
     await guard();
-    await updateBatch(connection, batch, state);
+    await updateBatch(connection, batch, {
+      ...state,
+      splits: { left: splitAllowance(batch.length) },
+    });
     progress(batch.length);
   }
 }
