@@ -22,6 +22,8 @@ Options:
   --write-env FILE            also write those lines to FILE once listening
   --[no-]lead-assignment-rule switch the Lead assignment rule on or off
   --[no-]field-lengths        switch the refusal of over-long text on or off
+  --[no-]state-country-picklists  switch State and Country/Territory Picklists on or off
+  --[no-]email-format         switch the refusal of malformed email addresses on or off
   --help                      this text`;
 
 function fail(message: string): never {
@@ -40,6 +42,8 @@ function parse() {
         'write-env': { type: 'string' },
         'lead-assignment-rule': { type: 'boolean' },
         'field-lengths': { type: 'boolean' },
+        'state-country-picklists': { type: 'boolean' },
+        'email-format': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -73,6 +77,10 @@ const emulator = await startEmulator({
       ? {}
       : { leadAssignmentRule: flags['lead-assignment-rule'] }),
     ...(flags['field-lengths'] === undefined ? {} : { fieldLengths: flags['field-lengths'] }),
+    ...(flags['state-country-picklists'] === undefined
+      ? {}
+      : { stateCountryPicklists: flags['state-country-picklists'] }),
+    ...(flags['email-format'] === undefined ? {} : { emailFormat: flags['email-format'] }),
   }),
   port,
 }).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));

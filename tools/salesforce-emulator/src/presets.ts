@@ -17,11 +17,25 @@ export interface OrgBehaviours {
   leadAssignmentRule: boolean;
   /** Text longer than its field's length is refused with STRING_TOO_LONG. */
   fieldLengths: boolean;
+  /** State and Country/Territory Picklists: address codes, integration values, states checked. */
+  stateCountryPicklists: boolean;
+  /** An email field's value that is not an address is refused with INVALID_EMAIL_ADDRESS. */
+  emailFormat: boolean;
 }
 
 const PRESETS: Record<OrgPreset, OrgBehaviours> = {
-  developer: { leadAssignmentRule: false, fieldLengths: false },
-  customer: { leadAssignmentRule: true, fieldLengths: true },
+  developer: {
+    leadAssignmentRule: false,
+    fieldLengths: false,
+    stateCountryPicklists: false,
+    emailFormat: false,
+  },
+  customer: {
+    leadAssignmentRule: true,
+    fieldLengths: true,
+    stateCountryPicklists: true,
+    emailFormat: true,
+  },
 };
 
 /** The emulator options of `preset`, with `overrides` switching single behaviours on or off. */

@@ -7,10 +7,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
+import { invalidEmail } from './email-format.ts';
 import { tooLong } from './field-lengths.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
+import { restrictedRefusal } from './restricted-picklists.ts';
 import {
   answer,
   badOAuthToken,
@@ -20,6 +22,7 @@ import {
   type Route,
 } from './routes.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
+import { addressRefusal, enableStateCountryPicklists } from './state-country-picklists.ts';
 
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 
@@ -82,6 +85,14 @@ export interface EmulatorOptions {
    * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
    */
   fieldLengths?: boolean;
+  /**
+   * State and Country/Territory Picklists: address code fields in describe, integration values
+   * and states checked (FIELD_INTEGRITY_EXCEPTION; default off).
+   * https://help.salesforce.com/s/articleView?id=xcloud.admin_state_country_picklists_integ_values.htm&type=5
+   */
+  stateCountryPicklists?: boolean;
+  /** Refuse an email field's value that is not an address with INVALID_EMAIL_ADDRESS (default off). */
+  emailFormat?: boolean;
 }
 
 const ERRORS = {
@@ -177,6 +188,10 @@ export class Emulator {
   leadAssignmentOwner: string | undefined;
   /** Whether text longer than its field is refused (`EmulatorOptions.fieldLengths`). */
   fieldLengths: boolean;
+  /** Whether address values are checked (`EmulatorOptions.stateCountryPicklists`). */
+  readonly stateCountryPicklists: boolean;
+  /** Whether email values are checked (`EmulatorOptions.emailFormat`). */
+  emailFormat: boolean;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -190,6 +205,9 @@ export class Emulator {
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
     this.fieldLengths = options.fieldLengths ?? false;
+    this.stateCountryPicklists = options.stateCountryPicklists ?? false;
+    if (this.stateCountryPicklists) enableStateCountryPicklists(this.org);
+    this.emailFormat = options.emailFormat ?? false;
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -825,7 +843,7 @@ export class Emulator {
    * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
    * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
    */
-  private checkFields(object: string, values: Record<string, unknown>) {
+  private checkFields(object: string, values: Record<string, unknown>, current?: SfRecord) {
     const names = Object.keys(values).filter((n) => n !== 'attributes' && n !== 'id' && n !== 'Id');
     const unknown = names.find((name) => this.org.access(object, name) === 'none');
     if (unknown) {
@@ -843,7 +861,12 @@ export class Emulator {
         fields: readOnly,
       };
     }
-    return this.fieldLengths ? tooLong(this.org, object, values) : undefined;
+    return (
+      restrictedRefusal(this.org, object, values) ??
+      (this.stateCountryPicklists ? addressRefusal(object, values, current) : undefined) ??
+      (this.emailFormat ? invalidEmail(this.org, object, values) : undefined) ??
+      (this.fieldLengths ? tooLong(this.org, object, values) : undefined)
+    );
   }
 
   /** An active Lead assignment rule gives the Lead its owner (see `assigns`). */
@@ -940,7 +963,7 @@ export class Emulator {
         fields: [] as string[],
       };
     }
-    const invalid = this.checkFields(object, values);
+    const invalid = this.checkFields(object, values, record);
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;
     this.org.change(object, record, fields);
