@@ -6,6 +6,7 @@ export {
   customFieldDescribe,
   type FieldDescribe,
   Org,
+  type PicklistEntry,
   type SfRecord,
   STANDARD_USER,
   SYSTEM_ADMINISTRATOR,

@@ -17,6 +17,7 @@ import { defaultReserve } from './budget.js';
 import { createInBulk } from './bulk-apply.js';
 import { applyCreate } from './creates.js';
 import { applyFeedPosts } from './feed-posts.js';
+import { type FieldFit, fitSteps } from './fit-values.js';
 import type { StepOutcome, StepStatus } from './outcomes.js';
 import { RefusedFields } from './refusals.js';
 import { applyUpdates } from './updates.js';
@@ -132,7 +133,7 @@ export async function applyPlan(
   const journal = options.journal ?? memoryJournal();
   const outcomes = new Map<PlanStep, StepOutcome>();
   const omit = omissions(options.omitFields ?? []);
-  const steps = plan.steps.map((step) => withoutFields(step, omit));
+  let steps = plan.steps.map((step) => withoutFields(step, omit));
   const total = steps.filter((s) => s.type !== 'skip').length;
   let done = 0;
   const progress = (phase: ApplyProgress['phase'], n: number) => {
@@ -161,7 +162,12 @@ export async function applyPlan(
   const createdIds = new Map<string, string>(); // idempotency key -> record id
   const refused = new RefusedFields(connection);
   let stopped: ApplyResult['stopped'];
+  let fits = new Map<PlanStep, readonly FieldFit[]>();
   try {
+    if (steps.some((s) => s.type === 'create' || s.type === 'update')) {
+      await guard();
+      ({ steps, fits } = await fitSteps(steps, (object) => refused.described(object)));
+    }
     await applyUpdates(
       connection,
       steps.filter((s): s is UpdateStep => s.type === 'update'),
@@ -217,8 +223,12 @@ export async function applyPlan(
       };
     } else throw error;
   }
-  for (const step of steps)
-    if (!outcomes.has(step)) outcomes.set(step, { step, status: 'pending' });
+  for (const step of steps) {
+    const outcome = outcomes.get(step);
+    const fitted = fits.get(step);
+    if (!outcome) outcomes.set(step, { step, status: 'pending' });
+    else if (outcome.status === 'written' && fitted) outcomes.set(step, { ...outcome, fitted });
+  }
   return result(steps, outcomes, false, stopped);
 }
 

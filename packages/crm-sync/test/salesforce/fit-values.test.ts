@@ -1,0 +1,206 @@
+// Values fitted to the org's fields before they are sent, against an org with State and
+// Country/Territory Picklists, the standard lengths, email checks and a restricted picklist:
+// no record is lost to an address, a length, an email or a picklist value; what was cut or left
+// out is said in the step's outcome.
+import { type Emulator, presetOptions, startEmulator } from '@service/salesforce-emulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PlanStep } from '../../src/index.js';
+import { applyPlan } from '../../src/salesforce.js';
+import { connectTo } from './helpers.js';
+import { leadCreate, plan } from './plan-steps.js';
+
+let emulator: Emulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function customerOrg(picklists = true) {
+  emulator = await startEmulator({
+    ...presetOptions('customer', { stateCountryPicklists: picklists }),
+    validateSchema: false,
+  });
+  return emulator;
+}
+
+/** A Contact created after the duplicate check on its email. */
+const contactCreate = (email: string, fields: Record<string, string>): PlanStep => ({
+  type: 'create',
+  object: 'Contact',
+  fields: { LastName: 'Doe', Email: email, ...fields },
+  idempotencyKey: `Contact:${email}`,
+  duplicateCheck: { object: 'Contact', field: 'Email', value: email },
+  links: {},
+  motion: 'New ICP visitor',
+  subject: { kind: 'contact', email, domain: 'doe.io' },
+  reason: 'create contact',
+});
+
+const stored = (org: Emulator, outcome: { status: string; id?: string } | undefined) =>
+  org.org.table(outcome?.status === 'written' ? 'Contact' : 'none').get(outcome?.id ?? '');
+
+describe('countries and states', () => {
+  it('are written as the codes the org lists; an unknown country is left out, not the Contact', async () => {
+    const org = await customerOrg();
+    const result = await applyPlan(
+      connectTo(org),
+      plan([
+        contactCreate('a@doe.io', { MailingCountry: 'GB' }),
+        contactCreate('b@doe.io', { MailingCountry: 'United Kingdom' }),
+        contactCreate('c@doe.io', { MailingCountry: 'UK', MailingCity: 'Leeds' }),
+        contactCreate('d@doe.io', { MailingCountry: 'US', MailingState: 'CA' }),
+        contactCreate('e@doe.io', { MailingCountry: 'Deutschland', MailingState: 'Bayern' }),
+      ]),
+      { bulk: false },
+    );
+    expect(result.counts).toMatchObject({ written: 5, failed: 0 });
+    const contacts = result.outcomes.map((o) => stored(org, o));
+    expect(contacts.map((c) => c?.MailingCountryCode ?? null)).toEqual([
+      'GB',
+      'GB',
+      'GB',
+      'US',
+      null,
+    ]);
+    expect(contacts[1]?.MailingCountry).toBe('United Kingdom');
+    expect(contacts[2]?.MailingCity).toBe('Leeds');
+    expect(contacts[3]).toMatchObject({ MailingStateCode: 'CA', MailingState: 'California' });
+    expect(contacts[4]).toMatchObject({ LastName: 'Doe' });
+    expect(contacts[4]?.MailingCountry).toBeUndefined();
+    const unknown = result.outcomes[4];
+    expect(unknown?.status === 'written' && unknown.fitted).toEqual([
+      expect.objectContaining({ field: 'MailingCountry', change: 'dropped' }),
+      expect.objectContaining({ field: 'MailingState', change: 'dropped' }),
+    ]);
+  });
+
+  it('keep a state only when the org lists it for that country', async () => {
+    const org = await customerOrg();
+    const result = await applyPlan(
+      connectTo(org),
+      plan([contactCreate('f@doe.io', { MailingCountry: 'CA', MailingState: 'Texas' })]),
+      { bulk: false },
+    );
+    expect(result.counts.written).toBe(1);
+    expect(stored(org, result.outcomes[0])).toMatchObject({ MailingCountryCode: 'CA' });
+    expect(stored(org, result.outcomes[0])?.MailingStateCode).toBeUndefined();
+  });
+
+  it('an address the org still refuses (FIELD_INTEGRITY_EXCEPTION) is left out, the rest written', async () => {
+    const org = await customerOrg();
+    // A state with no country: nothing to fit it to before sending; the org refuses it.
+    const result = await applyPlan(
+      connectTo(org),
+      plan([contactCreate('g@doe.io', { MailingState: 'Bavaria', Title: 'CTO' })]),
+      { bulk: false },
+    );
+    const [outcome] = result.outcomes;
+    expect(outcome).toMatchObject({ status: 'written', omitted: ['MailingState'] });
+    expect(stored(org, outcome)).toMatchObject({ Title: 'CTO' });
+  });
+
+  it("are written as the country's name in the text field when the picklists are off", async () => {
+    const org = await customerOrg(false);
+    const result = await applyPlan(
+      connectTo(org),
+      plan([
+        contactCreate('h@doe.io', { MailingCountry: 'GB' }),
+        contactCreate('i@doe.io', { MailingCountry: 'USA' }),
+      ]),
+      { bulk: false },
+    );
+    expect(result.outcomes.map((o) => stored(org, o)?.MailingCountry)).toEqual([
+      'United Kingdom',
+      'United States',
+    ]);
+  });
+});
+
+describe('lengths, email addresses and restricted picklists', () => {
+  it('cut text to the length describe gives (a 58-character first name to 40)', async () => {
+    const org = await customerOrg();
+    const first = 'Maximiliana-Josephina Theodora Anastasia Wilhelmina-Louise'; // 58
+    expect(first).toHaveLength(58);
+    const result = await applyPlan(
+      connectTo(org),
+      plan([contactCreate('j@doe.io', { FirstName: first })]),
+      { bulk: false },
+    );
+    expect(stored(org, result.outcomes[0])?.FirstName).toBe(first.slice(0, 40));
+    const [outcome] = result.outcomes;
+    expect(outcome?.status === 'written' && outcome.fitted).toEqual([
+      { field: 'FirstName', change: 'cut', reason: 'cut to 40 characters' },
+    ]);
+  });
+
+  it('never cut between the two halves of an emoji (UTF-16 code units)', async () => {
+    const org = await customerOrg();
+    const split = `${'x'.repeat(39)}😀 and more`; // the emoji takes units 40 and 41
+    const whole = `${'y'.repeat(38)}😀 and more`; // the emoji takes units 39 and 40
+    const result = await applyPlan(
+      connectTo(org),
+      plan([
+        contactCreate('k@doe.io', { FirstName: split }),
+        contactCreate('l@doe.io', { FirstName: whole }),
+      ]),
+      { bulk: false },
+    );
+    expect(result.outcomes.map((o) => stored(org, o)?.FirstName)).toEqual([
+      'x'.repeat(39),
+      `${'y'.repeat(38)}😀`,
+    ]);
+  });
+
+  it('leave out an email that is not an address, and write the Lead', async () => {
+    const org = await customerOrg();
+    const result = await applyPlan(
+      connectTo(org),
+      plan([leadCreate('ada at doe.io', { Title: 'CEO' })]),
+      { bulk: false },
+    );
+    const [outcome] = result.outcomes;
+    expect(outcome?.status).toBe('written');
+    const lead = org.org.table('Lead').get(outcome?.status === 'written' ? outcome.id : '');
+    expect(lead).toMatchObject({ Title: 'CEO', Company: 'Acme' });
+    expect(lead?.Email).toBeUndefined();
+    expect(outcome?.status === 'written' && outcome.fitted?.map((f) => f.field)).toEqual(['Email']);
+  });
+
+  it('leave out a value a restricted picklist does not list', async () => {
+    const org = await customerOrg();
+    org.org.fields.get('Lead')?.set('Tier__c', {
+      name: 'Tier__c',
+      label: 'Tier',
+      type: 'picklist',
+      length: 255,
+      precision: 0,
+      scale: 0,
+      custom: true,
+      nillable: true,
+      createable: true,
+      updateable: true,
+      extraTypeInfo: null,
+      restrictedPicklist: true,
+      picklistValues: [{ value: 'Gold', label: 'Gold', active: true, defaultValue: false }],
+    });
+    const profile = String(org.org.table('User').get(org.org.userId)?.ProfileId);
+    org.org.setFieldPermission(profile, 'Lead.Tier__c', true, true);
+    const result = await applyPlan(
+      connectTo(org),
+      plan([
+        leadCreate('m@doe.io', { Tier__c: 'Platinum' }),
+        leadCreate('n@doe.io', { Tier__c: 'Gold' }),
+      ]),
+      { bulk: false },
+    );
+    expect(result.counts.written).toBe(2);
+    const tiers = result.outcomes.map(
+      (o) => org.org.table('Lead').get(o.status === 'written' ? o.id : '')?.Tier__c,
+    );
+    expect(tiers).toEqual([undefined, 'Gold']);
+    const [platinum] = result.outcomes;
+    expect(platinum?.status === 'written' && platinum.fitted).toEqual([
+      expect.objectContaining({ field: 'Tier__c', change: 'dropped' }),
+    ]);
+  });
+});
