@@ -4,6 +4,7 @@
 // out is said in the step's outcome.
 import { type Emulator, presetOptions, startEmulator } from '@service/salesforce-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { reportSync } from '../../src/cli/sync-report.js';
 import type { PlanStep } from '../../src/index.js';
 import { applyPlan } from '../../src/salesforce.js';
 import { connectTo } from './helpers.js';
@@ -131,6 +132,13 @@ describe('lengths, email addresses and restricted picklists', () => {
     expect(outcome?.status === 'written' && outcome.fitted).toEqual([
       { field: 'FirstName', change: 'cut', reason: 'cut to 40 characters' },
     ]);
+    // The sync's summary says so in one line.
+    const lines: string[] = [];
+    const io = { out: (line: string) => lines.push(line), err: () => {}, progress: () => {} };
+    reportSync(io as never, { result, dryRun: false, json: false } as never);
+    expect(lines).toContain(
+      "fitted: 1 values cut or left out to fit the org's fields; first: create Contact Contact:j@doe.io: FirstName cut to 40 characters. --json lists each (outcomes[].fitted).",
+    );
   });
 
   it('never cut between the two halves of an emoji (UTF-16 code units)', async () => {
