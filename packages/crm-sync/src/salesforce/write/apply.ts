@@ -164,10 +164,7 @@ export async function applyPlan(
   let stopped: ApplyResult['stopped'];
   let fits = new Map<PlanStep, readonly FieldFit[]>();
   try {
-    if (steps.some((s) => s.type === 'create' || s.type === 'update')) {
-      await guard();
-      ({ steps, fits } = await fitSteps(steps, (object) => refused.described(object)));
-    }
+    ({ steps, fits } = await fitted(steps, guard, refused));
     await applyUpdates(
       connection,
       steps.filter((s): s is UpdateStep => s.type === 'update'),
@@ -223,13 +220,34 @@ export async function applyPlan(
       };
     } else throw error;
   }
+  settle(steps, outcomes, fits);
+  return result(steps, outcomes, false, stopped);
+}
+
+/** The steps with their values fitted to the org's fields (after a check of the API budget). */
+async function fitted(
+  steps: PlanStep[],
+  guard: () => Promise<void>,
+  refused: RefusedFields,
+): Promise<{ steps: PlanStep[]; fits: Map<PlanStep, readonly FieldFit[]> }> {
+  if (!steps.some((s) => s.type === 'create' || s.type === 'update'))
+    return { steps, fits: new Map() };
+  await guard();
+  return fitSteps(steps, (object) => refused.described(object));
+}
+
+/** Steps the run did not reach are pending; a written one says what was fitted to be written. */
+function settle(
+  steps: readonly PlanStep[],
+  outcomes: Map<PlanStep, StepOutcome>,
+  fits: ReadonlyMap<PlanStep, readonly FieldFit[]>,
+): void {
   for (const step of steps) {
     const outcome = outcomes.get(step);
     const fitted = fits.get(step);
     if (!outcome) outcomes.set(step, { step, status: 'pending' });
     else if (outcome.status === 'written' && fitted) outcomes.set(step, { ...outcome, fitted });
   }
-  return result(steps, outcomes, false, stopped);
 }
 
 function result(
