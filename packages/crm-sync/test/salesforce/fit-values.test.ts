@@ -100,6 +100,19 @@ describe('countries and states', () => {
     expect(stored(org, outcome)).toMatchObject({ Title: 'CTO' });
   });
 
+  it('an address a Bulk API job refuses is left out the same way, the record written', async () => {
+    const org = await customerOrg();
+    const steps = Array.from({ length: 3 }, (_, i) =>
+      contactCreate(`bulk${i}@doe.io`, i === 0 ? { MailingState: 'Bavaria' } : { Title: 'CTO' }),
+    );
+    const result = await applyPlan(connectTo(org), plan(steps), {
+      bulk: { writeThreshold: 3, polling: { initialDelayMs: 1, maxDelayMs: 2 } },
+    });
+    expect(org.bulk.operations()).toContain('insert');
+    expect(result.counts).toMatchObject({ written: 3, failed: 0 });
+    expect(result.outcomes[0]).toMatchObject({ status: 'written', omitted: ['MailingState'] });
+  });
+
   it("are written as the country's name in the text field when the picklists are off", async () => {
     const org = await customerOrg(false);
     const result = await applyPlan(

@@ -22,7 +22,7 @@ import { queryUriBound } from '../read/query-uri.js';
 import { queryAll } from '../read/reads.js';
 import { type ApplyJournal, stepKey } from '../state/journal.js';
 import type { StepOutcome } from './outcomes.js';
-import type { RefusedFields } from './refusals.js';
+import { type RefusedFields, VALUE_REFUSALS } from './refusals.js';
 
 export interface BulkRun {
   readonly journal: ApplyJournal;
@@ -40,6 +40,7 @@ const HANDED_BACK = new Set([
   'UNABLE_TO_LOCK_ROW',
   'INVALID_FIELD',
   'INVALID_FIELD_FOR_INSERT_UPDATE',
+  ...VALUE_REFUSALS,
 ]);
 const handBack = (result: IngestResult | undefined) =>
   !result ||

@@ -28,7 +28,7 @@ const READ_ONLY = /Unable to create\/update fields: ([\w, ]+?)\. /;
  * https://help.salesforce.com/s/articleView?id=xcloud.admin_state_country_picklists_integ_values.htm&type=5
  * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
  */
-const VALUE_REFUSALS = new Set([
+export const VALUE_REFUSALS = new Set([
   'FIELD_INTEGRITY_EXCEPTION',
   'INVALID_EMAIL_ADDRESS',
   'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST',
