@@ -2,7 +2,7 @@
 // Country/Territory Picklists, the standard lengths, email checks and a restricted picklist:
 // no record is lost to an address, a length, an email or a picklist value; what was cut or left
 // out is said in the step's outcome.
-import { type Emulator, presetOptions, startEmulator } from '@service/salesforce-emulator';
+import { type Emulator, presetOptions, seedOrg, startEmulator } from '@service/salesforce-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportSync } from '../../src/cli/sync-report.js';
 import type { PlanStep } from '../../src/index.js';
@@ -172,19 +172,33 @@ describe('lengths, email addresses and restricted picklists', () => {
     ]);
   });
 
-  it('leave out an email that is not an address, and write the Lead', async () => {
+  it('leave out an email that is not an address from an update; a create keyed on it is not made', async () => {
     const org = await customerOrg();
+    const [lead = ''] = seedOrg(org.org, { companies: 0, leads: 1 }).leads;
     const result = await applyPlan(
       connectTo(org),
-      plan([leadCreate('ada at doe.io', { Title: 'CEO' })]),
+      plan([
+        {
+          type: 'update',
+          object: 'Lead',
+          id: lead,
+          fields: { Email: 'ada at doe.io', Title: 'CEO' },
+          subject: { kind: 'contact', email: 'ada@doe.io', domain: 'doe.io' },
+          reason: 'update existing',
+        },
+        leadCreate('bob at doe.io', { Title: 'CTO' }),
+      ]),
       { bulk: false },
     );
-    const [outcome] = result.outcomes;
-    expect(outcome?.status).toBe('written');
-    const lead = org.org.table('Lead').get(outcome?.status === 'written' ? outcome.id : '');
-    expect(lead).toMatchObject({ Title: 'CEO', Company: 'Acme' });
-    expect(lead?.Email).toBeUndefined();
-    expect(outcome?.status === 'written' && outcome.fitted?.map((f) => f.field)).toEqual(['Email']);
+    const [update, create] = result.outcomes;
+    expect(update?.status).toBe('written');
+    expect(org.org.table('Lead').get(lead)).toMatchObject({ Title: 'CEO' });
+    expect(org.org.table('Lead').get(lead)?.Email).not.toBe('ada at doe.io');
+    expect(update?.status === 'written' && update.fitted?.map((f) => f.field)).toEqual(['Email']);
+    // Without its email a later run could not find the Lead, and would create it again.
+    expect(create).toMatchObject({ status: 'skipped', step: { code: 'invalid-email' } });
+    expect(create?.status === 'skipped' && create.reason).toMatch(/is not created/);
+    expect([...org.org.table('Lead').values()].filter((l) => l.Title === 'CTO')).toEqual([]);
   });
 
   it('leave out a value a restricted picklist does not list', async () => {

@@ -236,7 +236,10 @@ async function fitted(
   return fitSteps(steps, (object) => refused.described(object));
 }
 
-/** Steps the run did not reach are pending; a written one says what was fitted to be written. */
+/**
+ * Steps the run did not reach are pending (a create fitting made a skip is skipped); a written
+ * one says what was fitted to be written.
+ */
 function settle(
   steps: readonly PlanStep[],
   outcomes: Map<PlanStep, StepOutcome>,
@@ -245,7 +248,9 @@ function settle(
   for (const step of steps) {
     const outcome = outcomes.get(step);
     const fitted = fits.get(step);
-    if (!outcome) outcomes.set(step, { step, status: 'pending' });
+    if (step.type === 'skip' && !outcome)
+      outcomes.set(step, { step, status: 'skipped', reason: step.reason });
+    else if (!outcome) outcomes.set(step, { step, status: 'pending' });
     else if (outcome.status === 'written' && fitted) outcomes.set(step, { ...outcome, fitted });
   }
 }

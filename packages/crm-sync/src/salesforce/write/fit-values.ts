@@ -8,7 +8,7 @@
  * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_sobject_describe.htm
  */
 import type { CrmObject, FieldValue, FieldValues } from '../../model/objects.js';
-import type { PlanStep } from '../../plan/types.js';
+import type { CreateStep, PlanStep, SkipStep } from '../../plan/types.js';
 import type { DescribeField } from '../read/reads.js';
 import {
   ADDRESS_PREFIXES,
@@ -142,6 +142,22 @@ export function fitFields(
 }
 
 /**
+ * A create whose duplicate-check value had to be left out (an email the org does not take) is
+ * not made: a later run could not find the record by it and would create it again.
+ */
+function unfindable(step: CreateStep, fits: readonly FieldFit[]): SkipStep {
+  const { field } = step.duplicateCheck;
+  const why = fits.find((fit) => fit.field === field)?.reason ?? `no ${field}`;
+  return {
+    type: 'skip',
+    code: field === 'Email' ? 'invalid-email' : 'invalid-domain',
+    candidates: [],
+    subject: step.subject,
+    reason: `${why}: without its ${field} a later run could not find the ${step.object}, so it is not created`,
+  };
+}
+
+/**
  * The plan's steps with the fields of each create and update fitted (a step with nothing to
  * fit is the same object), and what was changed, by fitted step.
  */
@@ -160,7 +176,15 @@ export async function fitSteps(
     const same =
       Object.keys(result.fields).length === Object.keys(step.fields).length &&
       Object.entries(result.fields).every(([name, value]) => step.fields[name] === value);
-    const next = same ? step : { ...step, fields: result.fields };
+    const lostKey =
+      step.type === 'create' &&
+      step.duplicateCheck.field in step.fields &&
+      !(step.duplicateCheck.field in result.fields);
+    const next = lostKey
+      ? unfindable(step, result.fits)
+      : same
+        ? step
+        : { ...step, fields: result.fields };
     if (result.fits.length > 0) fits.set(next, result.fits);
     fitted.push(next);
   }
