@@ -60,6 +60,7 @@ export {
   type CrmRead,
   type CrmReadOptions,
   type DescribeField,
+  type DescribePicklistEntry,
   describeFields,
   invalidColumn,
   type QueryCallOptions,
@@ -114,6 +115,7 @@ export {
   estimateWriteCalls,
   type WriteEstimate,
 } from './salesforce/write/budget.js';
+export type { FieldFit } from './salesforce/write/fit-values.js';
 export type { Refusal } from './salesforce/write/outcomes.js';
 export {
   type CreateOptions,

@@ -25,6 +25,8 @@ Options:
   --[no-]duplicate-rules      switch the standard duplicate rules on or off
   --chatter-hourly-limit N    feed posts an hour before Chatter answers 503 (0: no limit)
   --[no-]throwing-trigger     a trigger that throws on names holding [trigger-refuses]
+  --[no-]state-country-picklists  switch State and Country/Territory Picklists on or off
+  --[no-]email-format         switch the refusal of malformed email addresses on or off
   --help                      this text`;
 
 function fail(message: string): never {
@@ -46,6 +48,8 @@ function parse() {
         'duplicate-rules': { type: 'boolean' },
         'chatter-hourly-limit': { type: 'string' },
         'throwing-trigger': { type: 'boolean' },
+        'state-country-picklists': { type: 'boolean' },
+        'email-format': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -88,6 +92,10 @@ const emulator = await startEmulator({
     ...(flags['throwing-trigger'] === undefined
       ? {}
       : { throwingTrigger: flags['throwing-trigger'] }),
+    ...(flags['state-country-picklists'] === undefined
+      ? {}
+      : { stateCountryPicklists: flags['state-country-picklists'] }),
+    ...(flags['email-format'] === undefined ? {} : { emailFormat: flags['email-format'] }),
   }),
   port,
 }).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));

@@ -8,6 +8,7 @@ export {
   customFieldDescribe,
   type FieldDescribe,
   Org,
+  type PicklistEntry,
   type SfRecord,
   STANDARD_USER,
   SYSTEM_ADMINISTRATOR,

@@ -27,6 +27,26 @@ export interface FieldDescribe {
   createable: boolean;
   updateable: boolean;
   extraTypeInfo: string | null;
+  /** A picklist's values; a dependent one's say by `validFor` which controlling values allow them. */
+  picklistValues?: PicklistEntry[];
+  /** Only the listed values are accepted (INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST otherwise). */
+  restrictedPicklist?: boolean;
+  /** The controlling field of a dependent picklist (a state code's country code). */
+  controllerName?: string | null;
+  dependentPicklist?: boolean;
+}
+
+/**
+ * One value of a picklist as describe shows it. `validFor`: base64 bits, one per value of the
+ * controlling field in its order (most significant bit first), set where this value is allowed.
+ * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_describesobjects_describesobjectresult.htm
+ */
+export interface PicklistEntry {
+  value: string;
+  label: string;
+  active: boolean;
+  defaultValue: boolean;
+  validFor?: string;
 }
 
 export type SfRecord = Record<string, unknown> & { Id: string };
@@ -55,49 +75,67 @@ const KEY_PREFIX: Record<string, string> = {
  * through queryAll).
  * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/system_fields.htm
  */
-const SYSTEM_FIELDS: [string, FieldType][] = [
+const SYSTEM_FIELDS: [string, FieldType, number?][] = [
   ['SystemModstamp', 'datetime'],
   ['IsDeleted', 'boolean'],
 ];
 
-const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
+/** The text fields of a compound address: City 40, State/Province 80, Country 80. */
+const address = (prefix: string): [string, FieldType, number][] => [
+  [`${prefix}City`, 'string', 40],
+  [`${prefix}State`, 'string', 80],
+  [`${prefix}Country`, 'string', 80],
+];
+
+/**
+ * The standard fields, with the length describe gives the text ones (the rest: 255).
+ * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_account.htm
+ * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_contact.htm
+ * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_lead.htm
+ * https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/compound_fields_address.htm
+ */
+const STANDARD_FIELDS: Record<string, [string, FieldType, number?][]> = {
   Account: [
     ['Id', 'id'],
-    ['Name', 'string'],
-    ['Website', 'url'],
+    ['Name', 'string', 255],
+    ['Website', 'url', 255],
+    ['Phone', 'phone', 40],
     ['Type', 'picklist'],
     ['OwnerId', 'reference'],
     ['CreatedDate', 'datetime'],
     ['LastModifiedDate', 'datetime'],
+    ...address('Billing'),
+    ...address('Shipping'),
     ...SYSTEM_FIELDS,
   ],
   Contact: [
     ['Id', 'id'],
     ['AccountId', 'reference'],
-    ['Name', 'string'],
-    ['FirstName', 'string'],
-    ['LastName', 'string'],
-    ['Title', 'string'],
-    ['Email', 'email'],
+    ['Name', 'string', 121],
+    ['FirstName', 'string', 40],
+    ['LastName', 'string', 80],
+    ['Title', 'string', 128],
+    ['Email', 'email', 80],
+    ['Phone', 'phone', 40],
     ['OwnerId', 'reference'],
     ['CreatedDate', 'datetime'],
     ['LastActivityDate', 'date'],
     ['LastModifiedDate', 'datetime'],
-    ['MailingCity', 'string'],
-    ['MailingState', 'string'],
-    ['MailingCountry', 'string'],
+    ...address('Mailing'),
+    ...address('Other'),
     ...SYSTEM_FIELDS,
   ],
   Lead: [
     ['Id', 'id'],
-    ['Name', 'string'],
-    ['FirstName', 'string'],
-    ['LastName', 'string'],
-    ['Company', 'string'],
-    ['Title', 'string'],
-    ['Email', 'email'],
-    ['Website', 'url'],
-    ['MobilePhone', 'phone'],
+    ['Name', 'string', 121],
+    ['FirstName', 'string', 40],
+    ['LastName', 'string', 80],
+    ['Company', 'string', 255],
+    ['Title', 'string', 128],
+    ['Email', 'email', 80],
+    ['Phone', 'phone', 40],
+    ['Website', 'url', 255],
+    ['MobilePhone', 'phone', 40],
     ['OwnerId', 'reference'],
     ['Status', 'picklist'],
     ['IsConverted', 'boolean'],
@@ -106,9 +144,7 @@ const STANDARD_FIELDS: Record<string, [string, FieldType][]> = {
     ['CreatedDate', 'datetime'],
     ['LastActivityDate', 'date'],
     ['LastModifiedDate', 'datetime'],
-    ['City', 'string'],
-    ['State', 'string'],
-    ['Country', 'string'],
+    ...address(''),
     ...SYSTEM_FIELDS,
   ],
   Opportunity: [
@@ -256,13 +292,18 @@ const REQUIRED_ON_CREATE: Record<string, string[]> = {
 /** Contact and Lead `Name` is compound (FirstName, LastName): read-only, unlike Account's. */
 const COMPOUND_NAME = new Set(['Contact', 'Lead', 'User']);
 
-function describeField(object: string, name: string, type: FieldType): FieldDescribe {
+function describeField(
+  object: string,
+  name: string,
+  type: FieldType,
+  length?: number,
+): FieldDescribe {
   const writable = name !== 'Id' && !(name === 'Name' && COMPOUND_NAME.has(object));
   return {
     name,
     label: name,
     type,
-    length: type === 'string' || type === 'url' || type === 'email' ? 255 : 0,
+    length: length ?? (['string', 'url', 'email', 'picklist'].includes(type) ? 255 : 0),
     precision: 0,
     scale: 0,
     custom: false,
@@ -327,7 +368,10 @@ export class Org {
 
   constructor(profile: ProfileSetup = SYSTEM_ADMINISTRATOR) {
     for (const [object, fields] of Object.entries(STANDARD_FIELDS)) {
-      this.fields.set(object, new Map(fields.map(([n, t]) => [n, describeField(object, n, t)])));
+      this.fields.set(
+        object,
+        new Map(fields.map(([n, t, length]) => [n, describeField(object, n, t, length)])),
+      );
       this.records.set(object, new Map());
     }
     const profileId = this.insert('Profile', { Name: profile.name, FullName: profile.fullName });

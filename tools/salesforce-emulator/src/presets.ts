@@ -26,6 +26,10 @@ export interface OrgBehaviours {
   chatterHourlyLimit: number | false;
   /** An Account/Contact/Lead trigger throws on names holding `[trigger-refuses]`, failing its chunk. */
   throwingTrigger: boolean;
+  /** State and Country/Territory Picklists: address codes, integration values, states checked. */
+  stateCountryPicklists: boolean;
+  /** An email field's value that is not an address is refused with INVALID_EMAIL_ADDRESS. */
+  emailFormat: boolean;
 }
 
 const PRESETS: Record<OrgPreset, OrgBehaviours> = {
@@ -35,6 +39,8 @@ const PRESETS: Record<OrgPreset, OrgBehaviours> = {
     duplicateRules: false,
     chatterHourlyLimit: false,
     throwingTrigger: false,
+    stateCountryPicklists: false,
+    emailFormat: false,
   },
   customer: {
     leadAssignmentRule: true,
@@ -42,6 +48,8 @@ const PRESETS: Record<OrgPreset, OrgBehaviours> = {
     duplicateRules: true,
     chatterHourlyLimit: 50,
     throwingTrigger: true,
+    stateCountryPicklists: true,
+    emailFormat: true,
   },
 };
 

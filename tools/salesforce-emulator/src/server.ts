@@ -10,12 +10,14 @@ import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from '.
 import { BulkApi } from './bulk.ts';
 import { CHATTER_LIMIT_ANSWER, ChatterHourlyLimit } from './chatter-limit.ts';
 import { allowsSave, duplicatesOf } from './duplicate-rules.ts';
+import { invalidEmail } from './email-format.ts';
 import { feedItemBody, feedText, type MessageSegment } from './feed-body.ts';
 import { tooLong } from './field-lengths.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import { REFRESH_REFUSALS, type RefreshRefusal } from './refresh-refusals.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
+import { restrictedRefusal } from './restricted-picklists.ts';
 import {
   answer,
   badOAuthToken,
@@ -25,6 +27,7 @@ import {
   type Route,
 } from './routes.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
+import { addressRefusal, enableStateCountryPicklists } from './state-country-picklists.ts';
 import {
   type ThrowingTriggerOption,
   type TriggerPredicate,
@@ -108,6 +111,14 @@ export interface EmulatorOptions {
   apiDisabled?: ApiDisabled;
   /** An Account/Contact/Lead trigger that throws, failing its whole chunk (throwing-trigger.ts). */
   throwingTrigger?: ThrowingTriggerOption;
+  /**
+   * State and Country/Territory Picklists: address code fields in describe, integration values
+   * and states checked (FIELD_INTEGRITY_EXCEPTION; default off).
+   * https://help.salesforce.com/s/articleView?id=xcloud.admin_state_country_picklists_integ_values.htm&type=5
+   */
+  stateCountryPicklists?: boolean;
+  /** Refuse an email field's value that is not an address with INVALID_EMAIL_ADDRESS (default off). */
+  emailFormat?: boolean;
 }
 
 const ERRORS = {
@@ -213,6 +224,10 @@ export class Emulator {
   private refreshRefusal: RefreshRefusal | undefined;
   /** Which records the org's throwing trigger throws on (`EmulatorOptions.throwingTrigger`). */
   trigger: TriggerPredicate | undefined;
+  /** Whether address values are checked (`EmulatorOptions.stateCountryPicklists`). */
+  readonly stateCountryPicklists: boolean;
+  /** Whether email values are checked (`EmulatorOptions.emailFormat`). */
+  emailFormat: boolean;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -233,6 +248,9 @@ export class Emulator {
       : undefined;
     this.apiDisabled = options.apiDisabled;
     this.trigger = triggerPredicate(options.throwingTrigger);
+    this.stateCountryPicklists = options.stateCountryPicklists ?? false;
+    if (this.stateCountryPicklists) enableStateCountryPicklists(this.org);
+    this.emailFormat = options.emailFormat ?? false;
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -876,7 +894,7 @@ export class Emulator {
    * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
    * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
    */
-  private checkFields(object: string, values: Record<string, unknown>) {
+  private checkFields(object: string, values: Record<string, unknown>, current?: SfRecord) {
     const names = Object.keys(values).filter((n) => n !== 'attributes' && n !== 'id' && n !== 'Id');
     const unknown = names.find((name) => this.org.access(object, name) === 'none');
     if (unknown) {
@@ -894,7 +912,12 @@ export class Emulator {
         fields: readOnly,
       };
     }
-    return this.fieldLengths ? tooLong(this.org, object, values) : undefined;
+    return (
+      restrictedRefusal(this.org, object, values) ??
+      (this.stateCountryPicklists ? addressRefusal(object, values, current) : undefined) ??
+      (this.emailFormat ? invalidEmail(this.org, object, values) : undefined) ??
+      (this.fieldLengths ? tooLong(this.org, object, values) : undefined)
+    );
   }
 
   /** An active Lead assignment rule gives the Lead its owner (see `assigns`). */
@@ -996,7 +1019,7 @@ export class Emulator {
       };
     }
     const invalid =
-      this.checkFields(object, values) ??
+      this.checkFields(object, values, record) ??
       this.triggerThrows(object, 'BeforeUpdate', [{ ...record, ...values }]);
     if (invalid) return invalid;
     const { attributes: _a, id: _i, ...fields } = values;

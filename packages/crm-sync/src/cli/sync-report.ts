@@ -90,6 +90,7 @@ function reportText(io: Io, { connection, budget, result, dryRun }: SyncReport):
     io.out(budget.line);
   }
   reportFailures(io, result);
+  reportFitted(io, result);
   const c = result.counts;
   const calls = connection?.totalCalls ?? 0;
   io.out(
@@ -123,4 +124,20 @@ export function reportSync(io: Io, report: SyncReport): void {
 export function exitCodeOf(result: ApplyResult): ExitCode {
   if (result.stopped) return result.stopped.reason === 'api-limit' ? EXIT.apiLimit : EXIT.partial;
   return result.counts.failed > 0 ? EXIT.partial : EXIT.ok;
+}
+
+/** One line for the values cut or left out to fit the org's fields (each listed by `--json`). */
+function reportFitted(io: Io, result: ApplyResult): void {
+  const fits = result.outcomes.flatMap((o) =>
+    o.status === 'written' && o.fitted
+      ? o.fitted.map(
+          (f) =>
+            `${describeStep(o.step)}: ${f.field} ${f.change === 'cut' ? f.reason : `left out (${f.reason})`}`,
+        )
+      : [],
+  );
+  if (fits.length === 0) return;
+  io.out(
+    `fitted: ${fits.length} values cut or left out to fit the org's fields; first: ${fits[0]}. --json lists each (outcomes[].fitted).`,
+  );
 }

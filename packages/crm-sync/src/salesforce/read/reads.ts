@@ -153,6 +153,21 @@ export interface DescribeField {
   /** False for fields the user may read but not write (field-level security, system fields). */
   readonly createable?: boolean;
   readonly updateable?: boolean;
+  /** A picklist's values (`validFor`: for a dependent one, the controlling values allowing it). */
+  readonly picklistValues?: readonly DescribePicklistEntry[];
+  /** Only the listed values are accepted. */
+  readonly restrictedPicklist?: boolean;
+  /** The field a dependent picklist depends on (a state code's country code). */
+  readonly controllerName?: string | null;
+}
+
+/** One value of a picklist as describe shows it. */
+export interface DescribePicklistEntry {
+  readonly value: string;
+  readonly label: string | null;
+  readonly active: boolean;
+  /** Base64 bits, one per value of the controlling picklist in its order, most significant first. */
+  readonly validFor?: string | null;
 }
 
 /** The fields describe shows for an object (those the connecting user can see). */

@@ -17,6 +17,7 @@ import { defaultReserve } from './budget.js';
 import { createInBulk } from './bulk-apply.js';
 import { applyCreate } from './creates.js';
 import { applyFeedPosts, ChatterLimitReached } from './feed-posts.js';
+import { type FieldFit, fitSteps } from './fit-values.js';
 import type { StepOutcome, StepStatus } from './outcomes.js';
 import { RefusedFields } from './refusals.js';
 import { holdRefused, rememberRefusals } from './refused-before.js';
@@ -144,20 +145,19 @@ export async function applyPlan(
   const planned = plan.steps.map((step) => withoutFields(step, omit));
   const allowSave = options.duplicateRules === 'allowSave';
   const creating = { autoAssign: options.autoAssign !== false, allowSave };
-  const steps = options.dryRun ? planned : holdRefused(planned, journal, outcomes, allowSave);
-  const total = steps.filter((s) => s.type !== 'skip').length;
+  let total = planned.filter((s) => s.type !== 'skip').length;
   let done = 0;
   const progress = (phase: ApplyProgress['phase'], n: number) => {
     done += n;
     options.onProgress?.({ phase, done, total });
   };
-  for (const step of steps) {
+  for (const step of planned) {
     if (step.type === 'skip') outcomes.set(step, { step, status: 'skipped', reason: step.reason });
   }
   if (options.dryRun) {
-    for (const step of steps)
+    for (const step of planned)
       if (step.type !== 'skip') outcomes.set(step, { step, status: 'planned' });
-    return result(steps, outcomes, true);
+    return result(planned, outcomes, true);
   }
   if (connection === undefined)
     throw new SalesforceError('invalid_options', 'Only a dry run applies a plan without an org');
@@ -173,7 +173,14 @@ export async function applyPlan(
   const createdIds = new Map<string, string>(); // idempotency key -> record id
   const refused = new RefusedFields(connection);
   let stopped: ApplyResult['stopped'];
+  // Values are fitted before the journal is asked, so a refusal is remembered, and recognised the
+  // next run, by the data the org was sent.
+  let all: PlanStep[] = planned;
+  let fits = new Map<PlanStep, readonly FieldFit[]>();
   try {
+    ({ steps: all, fits } = await fitted(planned, guard, refused));
+    const steps = holdRefused(all, journal, outcomes, allowSave);
+    total = steps.filter((s) => s.type !== 'skip').length;
     await applyUpdates(
       connection,
       steps.filter((s): s is UpdateStep => s.type === 'update'),
@@ -211,25 +218,61 @@ export async function applyPlan(
       { journal, outcomes, createdIds, guard, progress: (n) => progress('feedPost', n) },
     );
   } catch (error) {
-    if (error instanceof BulkJobTimeout) {
-      stopped = { reason: 'bulk-job-timeout', message: error.message, usage: connection.usage };
-    } else if (error instanceof ChatterLimitReached) {
-      stopped = { reason: 'chatter-hourly-limit', message: error.message, usage: connection.usage };
-    } else if (error instanceof BulkJobFailed) {
-      stopped = { reason: 'bulk-job-failed', message: error.message, usage: connection.usage };
-    } else if (error instanceof Stop || error instanceof SalesforceApiLimitError) {
-      const concurrent = error instanceof SalesforceApiLimitError && error.limit === 'concurrent';
-      stopped = {
-        reason: 'api-limit',
-        message: concurrent ? error.message : limitMessage(connection.usage),
-        usage: connection.usage,
-      };
-    } else throw error;
+    stopped = stopOf(error, connection.usage);
   }
-  for (const step of steps)
-    if (!outcomes.has(step)) outcomes.set(step, { step, status: 'pending' });
+  settle(all, outcomes, fits);
   await rememberRefusals(journal, outcomes.values());
-  return result(planned, outcomes, false, stopped);
+  return result(all, outcomes, false, stopped);
+}
+
+/** Why the run stopped early, for an error that stops a run; any other error is thrown on. */
+function stopOf(error: unknown, usage: ApiUsage | undefined): NonNullable<ApplyResult['stopped']> {
+  if (error instanceof BulkJobTimeout)
+    return { reason: 'bulk-job-timeout', message: error.message, usage };
+  if (error instanceof ChatterLimitReached)
+    return { reason: 'chatter-hourly-limit', message: error.message, usage };
+  if (error instanceof BulkJobFailed)
+    return { reason: 'bulk-job-failed', message: error.message, usage };
+  if (error instanceof Stop || error instanceof SalesforceApiLimitError) {
+    const concurrent = error instanceof SalesforceApiLimitError && error.limit === 'concurrent';
+    return {
+      reason: 'api-limit',
+      message: concurrent ? error.message : limitMessage(usage),
+      usage,
+    };
+  }
+  throw error;
+}
+
+/** The steps with their values fitted to the org's fields (after a check of the API budget). */
+async function fitted(
+  steps: PlanStep[],
+  guard: () => Promise<void>,
+  refused: RefusedFields,
+): Promise<{ steps: PlanStep[]; fits: Map<PlanStep, readonly FieldFit[]> }> {
+  if (!steps.some((s) => s.type === 'create' || s.type === 'update'))
+    return { steps, fits: new Map() };
+  await guard();
+  return fitSteps(steps, (object) => refused.described(object));
+}
+
+/**
+ * Steps the run did not reach are pending (a create fitting made a skip is skipped); a written
+ * one says what was fitted to be written.
+ */
+function settle(
+  steps: readonly PlanStep[],
+  outcomes: Map<PlanStep, StepOutcome>,
+  fits: ReadonlyMap<PlanStep, readonly FieldFit[]>,
+): void {
+  for (const step of steps) {
+    const outcome = outcomes.get(step);
+    const fitted = fits.get(step);
+    if (step.type === 'skip' && !outcome)
+      outcomes.set(step, { step, status: 'skipped', reason: step.reason });
+    else if (!outcome) outcomes.set(step, { step, status: 'pending' });
+    else if (outcome.status === 'written' && fitted) outcomes.set(step, { ...outcome, fitted });
+  }
 }
 
 function result(

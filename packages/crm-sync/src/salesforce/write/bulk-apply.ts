@@ -23,7 +23,7 @@ import { queryAll } from '../read/reads.js';
 import { type ApplyJournal, stepKey } from '../state/journal.js';
 import { orgCodeReason } from './chunk-splits.js';
 import { DUPLICATES, refusedOutcome, type StepOutcome } from './outcomes.js';
-import type { RefusedFields } from './refusals.js';
+import { type RefusedFields, VALUE_REFUSALS } from './refusals.js';
 
 export interface BulkRun {
   readonly journal: ApplyJournal;
@@ -45,6 +45,7 @@ const HANDED_BACK = new Set([
   'UNABLE_TO_LOCK_ROW',
   'INVALID_FIELD',
   'INVALID_FIELD_FOR_INSERT_UPDATE',
+  ...VALUE_REFUSALS,
 ]);
 const handBack = (result: IngestResult | undefined) =>
   !result ||

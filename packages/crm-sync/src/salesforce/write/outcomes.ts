@@ -6,6 +6,7 @@ import type { PlanStep } from '../../plan/types.js';
 import type { RecordError } from '../../rest/composite.js';
 import { SalesforceError } from '../errors.js';
 import type { ApplyJournal } from '../state/journal.js';
+import type { FieldFit } from './fit-values.js';
 import type { RefusedFields } from './refusals.js';
 
 /** What became of one plan step when the plan was applied. */
@@ -13,13 +14,15 @@ export type StepOutcome =
   /**
    * Written now (`id`: the record updated or created, or the feed item). `omitted`: fields left
    * out because the org refused them (`INVALID_FIELD`: hidden or missing;
-   * `INVALID_FIELD_FOR_INSERT_UPDATE`: read-only).
+   * `INVALID_FIELD_FOR_INSERT_UPDATE`: read-only; a country or state the org does not take).
+   * `fitted`: values cut or left out to fit their field as describe gives it.
    */
   | {
       readonly step: PlanStep;
       readonly status: 'written';
       readonly id: string;
       readonly omitted?: readonly string[];
+      readonly fitted?: readonly FieldFit[];
     }
   /** Done by an earlier run (journal) or already in the org (duplicate check): not written again. */
   | {

@@ -8,6 +8,7 @@
 import type { CrmObject, FieldValues } from '../../model/objects.js';
 import type { SalesforceConnection } from '../connection/connection.js';
 import { type DescribeField, describeFields } from '../read/reads.js';
+import { ADDRESS_PREFIXES, addressParts } from './address-codes.js';
 
 export interface Refusal {
   /** `errorCode` (REST) or `statusCode` (composite result). */
@@ -19,6 +20,40 @@ export interface Refusal {
 const NO_SUCH_COLUMN = /No such column '(\w+)' on sobject of type \w+/;
 const READ_ONLY = /Unable to create\/update fields: ([\w, ]+?)\. /;
 
+/**
+ * Refusals of a value rather than a record: the fields named are left out and the rest written.
+ * Under State and Country/Territory Picklists, FIELD_INTEGRITY_EXCEPTION refuses a country or
+ * state the org does not take (or a state not of its country): the address's country and state
+ * are left out together.
+ * https://help.salesforce.com/s/articleView?id=xcloud.admin_state_country_picklists_integ_values.htm&type=5
+ * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
+ */
+export const VALUE_REFUSALS = new Set([
+  'FIELD_INTEGRITY_EXCEPTION',
+  'INVALID_EMAIL_ADDRESS',
+  'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST',
+  'STRING_TOO_LONG',
+]);
+
+/** The country and state fields of the address `field` belongs to, if it is one of them. */
+function addressOf(object: CrmObject, field: string): string[] {
+  for (const prefix of ADDRESS_PREFIXES[object]) {
+    const parts = addressParts(prefix);
+    if (parts.some((part) => part.toLowerCase() === field.toLowerCase())) return parts;
+  }
+  return [];
+}
+
+/**
+ * The country and state fields of the addresses a FIELD_INTEGRITY_EXCEPTION names; of every
+ * address when it names no field but speaks of a country or state.
+ */
+function addressesIn(object: CrmObject, refusal: Refusal, fields: readonly string[]): string[] {
+  if (fields.length === 0 && /\b(country|state)\b/i.test(refusal.message))
+    return ADDRESS_PREFIXES[object].flatMap(addressParts);
+  return fields.flatMap((field) => addressOf(object, field));
+}
+
 /** The field names a refusal gives, from `fields` or as its message words them. */
 export function namedFields(refusal: Refusal): string[] {
   if (refusal.code === 'INVALID_FIELD') {
@@ -29,7 +64,7 @@ export function namedFields(refusal: Refusal): string[] {
     const listed = READ_ONLY.exec(refusal.message)?.[1]?.split(/,\s*/) ?? [];
     return [...refusal.fields, ...listed];
   }
-  return [];
+  return VALUE_REFUSALS.has(refusal.code) ? [...refusal.fields] : [];
 }
 
 /** Per run: which fields each object refuses, from refusals and one describe per object. */
@@ -52,7 +87,11 @@ export class RefusedFields {
     refusal: Refusal,
     values: FieldValues,
   ): Promise<string[]> {
-    const named = new Set(namedFields(refusal).map((f) => f.toLowerCase()));
+    const fields = namedFields(refusal);
+    const address =
+      refusal.code === 'FIELD_INTEGRITY_EXCEPTION' ? addressesIn(object, refusal, fields) : [];
+    if (refusal.code === 'FIELD_INTEGRITY_EXCEPTION' && address.length === 0) return [];
+    const named = new Set([...fields, ...address].map((f) => f.toLowerCase()));
     if (named.size === 0 && refusal.code !== 'INVALID_FIELD_FOR_INSERT_UPDATE') return [];
     const unwritable = new Set(await this.unwritable(object, mode, Object.keys(values)));
     return Object.keys(values).filter(
@@ -66,7 +105,7 @@ export class RefusedFields {
     mode: 'create' | 'update',
     names: readonly string[],
   ): Promise<string[]> {
-    const described = await this.#describe(object);
+    const described = await this.described(object);
     const flag = mode === 'create' ? 'createable' : 'updateable';
     return names.filter((name) => {
       const field = described.get(name.toLowerCase());
@@ -74,7 +113,8 @@ export class RefusedFields {
     });
   }
 
-  #describe(object: CrmObject): Promise<Map<string, DescribeField>> {
+  /** The object's fields as describe shows them, by lower-cased name (one describe per run). */
+  described(object: CrmObject): Promise<Map<string, DescribeField>> {
     let described = this.#described.get(object);
     if (!described) {
       described = describeFields(this.#connection, object).then(

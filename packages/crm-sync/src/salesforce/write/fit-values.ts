@@ -1,0 +1,192 @@
+/**
+ * The values of each create and update, fitted to the fields as the org's describe gives them
+ * before they are sent, so that no record is refused for a value the org would not take: text
+ * cut to the field's length (in UTF-16 code units, as Salesforce counts, never between the two
+ * halves of a surrogate pair), an email that is not an address and a value a restricted
+ * picklist does not list left out, countries and states written as the org takes them
+ * (`address-codes.ts`). Each change is reported with the step's outcome.
+ * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_sobject_describe.htm
+ */
+import type { CrmObject, FieldValue, FieldValues } from '../../model/objects.js';
+import type { CreateStep, PlanStep, SkipStep } from '../../plan/types.js';
+import type { DescribeField } from '../read/reads.js';
+import {
+  ADDRESS_PREFIXES,
+  addressParts,
+  countryCode,
+  countryName,
+  stateCode,
+} from './address-codes.js';
+
+/** A value changed or left out to fit its field. */
+export interface FieldFit {
+  readonly field: string;
+  readonly change: 'cut' | 'dropped';
+  /** Why, in words, e.g. `cut to 40 characters` or `"Deutschland" is not a country of the org`. */
+  readonly reason: string;
+}
+
+type Described = ReadonlyMap<string, DescribeField>;
+
+/**
+ * The address form Salesforce recognizes on email fields: RFC characters before the `@` (not
+ * starting with a dot), dot-separated labels of letters, digits and hyphens after it.
+ * https://help.salesforce.com/s/articleView?id=000384328&type=1
+ */
+const EMAIL =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-][A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
+
+/** `value` cut to `length` UTF-16 code units, one less where the cut would split a pair. */
+export function cutToLength(value: string, length: number): string {
+  if (value.length <= length) return value;
+  const last = value.charCodeAt(length - 1);
+  return value.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
+}
+
+/** Countries and states of one address, as the org takes them (see `address-codes.ts`). */
+function fitAddress(prefix: string, fields: Record<string, FieldValue>, described: Described) {
+  const [country, countryCodeField, state, stateCodeField] = addressParts(prefix) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  const fits: FieldFit[] = [];
+  const countryInput = fields[countryCodeField] ?? fields[country];
+  if (typeof countryInput !== 'string' || countryInput.trim() === '') return fits;
+  const codes = described.get(countryCodeField.toLowerCase());
+  if (!codes) {
+    fields[country] = countryName(countryInput);
+    return fits;
+  }
+  const drop = (names: readonly string[], reason: string) => {
+    for (const name of names.filter((n) => n in fields)) {
+      delete fields[name];
+      fits.push({ field: name, change: 'dropped', reason });
+    }
+  };
+  const code = countryCode(codes, countryInput);
+  if (code === undefined) {
+    drop(addressParts(prefix), `"${countryInput}" is not a country of the org's picklist`);
+    return fits;
+  }
+  delete fields[country];
+  fields[countryCodeField] = code;
+  const stateInput = fields[stateCodeField] ?? fields[state];
+  if (typeof stateInput !== 'string' || stateInput.trim() === '') return fits;
+  const states = described.get(stateCodeField.toLowerCase());
+  const found = states && stateCode(states, codes, code, stateInput);
+  if (found === undefined) {
+    drop(
+      [state, stateCodeField],
+      `"${stateInput}" is not a state of ${code} in the org's picklist`,
+    );
+    return fits;
+  }
+  delete fields[state];
+  fields[stateCodeField] = found;
+  return fits;
+}
+
+/** One value fitted to its field: kept, cut, or left out (undefined) with the reason. */
+function fitValue(value: FieldValue, field: DescribeField): { value?: FieldValue; fit?: FieldFit } {
+  if (typeof value !== 'string' || value === '') return { value };
+  const length = field.length ?? 0;
+  if (field.type === 'email' && (!EMAIL.test(value) || (length > 0 && value.length > length))) {
+    return {
+      fit: {
+        field: field.name,
+        change: 'dropped',
+        reason: `"${value}" is not an email address the field takes`,
+      },
+    };
+  }
+  if (field.restrictedPicklist === true) {
+    const listed = field.picklistValues?.find((e) => e.active && e.value === value);
+    if (!listed) {
+      return {
+        fit: {
+          field: field.name,
+          change: 'dropped',
+          reason: `"${value}" is not a value of the restricted picklist`,
+        },
+      };
+    }
+  }
+  if (length > 0 && value.length > length) {
+    return {
+      value: cutToLength(value, length),
+      fit: { field: field.name, change: 'cut', reason: `cut to ${length} characters` },
+    };
+  }
+  return { value };
+}
+
+/** `values` of a write to `object`, fitted to the fields `described` gives. */
+export function fitFields(
+  object: CrmObject,
+  values: FieldValues,
+  described: Described,
+): { fields: FieldValues; fits: FieldFit[] } {
+  const fields: Record<string, FieldValue> = { ...values };
+  const fits = ADDRESS_PREFIXES[object].flatMap((prefix) => fitAddress(prefix, fields, described));
+  for (const [name, value] of Object.entries(fields)) {
+    const field = described.get(name.toLowerCase());
+    if (!field) continue; // a field describe does not show is the org's to refuse (refusals.ts)
+    const fitted = fitValue(value, field);
+    if (fitted.fit) fits.push(fitted.fit);
+    if (fitted.value === undefined) delete fields[name];
+    else fields[name] = fitted.value;
+  }
+  return { fields, fits };
+}
+
+/**
+ * A create whose duplicate-check value had to be left out (an email the org does not take) is
+ * not made: a later run could not find the record by it and would create it again.
+ */
+function unfindable(step: CreateStep, fits: readonly FieldFit[]): SkipStep {
+  const { field } = step.duplicateCheck;
+  const why = fits.find((fit) => fit.field === field)?.reason ?? `no ${field}`;
+  return {
+    type: 'skip',
+    code: field === 'Email' ? 'invalid-email' : 'invalid-domain',
+    candidates: [],
+    subject: step.subject,
+    reason: `${why}: without its ${field} a later run could not find the ${step.object}, so it is not created`,
+  };
+}
+
+/**
+ * The plan's steps with the fields of each create and update fitted (a step with nothing to
+ * fit is the same object), and what was changed, by fitted step.
+ */
+export async function fitSteps(
+  steps: readonly PlanStep[],
+  describe: (object: CrmObject) => Promise<Described>,
+): Promise<{ steps: PlanStep[]; fits: Map<PlanStep, readonly FieldFit[]> }> {
+  const fits = new Map<PlanStep, readonly FieldFit[]>();
+  const fitted: PlanStep[] = [];
+  for (const step of steps) {
+    if (step.type !== 'create' && step.type !== 'update') {
+      fitted.push(step);
+      continue;
+    }
+    const result = fitFields(step.object, step.fields, await describe(step.object));
+    const same =
+      Object.keys(result.fields).length === Object.keys(step.fields).length &&
+      Object.entries(result.fields).every(([name, value]) => step.fields[name] === value);
+    const lostKey =
+      step.type === 'create' &&
+      step.duplicateCheck.field in step.fields &&
+      !(step.duplicateCheck.field in result.fields);
+    const next = lostKey
+      ? unfindable(step, result.fits)
+      : same
+        ? step
+        : { ...step, fields: result.fields };
+    if (result.fits.length > 0) fits.set(next, result.fits);
+    fitted.push(next);
+  }
+  return { steps: fitted, fits };
+}
