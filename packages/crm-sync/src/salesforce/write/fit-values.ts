@@ -28,6 +28,9 @@ export interface FieldFit {
 
 type Described = ReadonlyMap<string, DescribeField>;
 
+/** Values being fitted: a field left out is undefined until the values are handed on. */
+type FittedValues = Record<string, FieldValue | undefined>;
+
 /**
  * The address form Salesforce recognizes on email fields: RFC characters before the `@` (not
  * starting with a dot), dot-separated labels of letters, digits and hyphens after it.
@@ -44,7 +47,7 @@ export function cutToLength(value: string, length: number): string {
 }
 
 /** Countries and states of one address, as the org takes them (see `address-codes.ts`). */
-function fitAddress(prefix: string, fields: Record<string, FieldValue>, described: Described) {
+function fitAddress(prefix: string, fields: FittedValues, described: Described) {
   const [country, countryCodeField, state, stateCodeField] = addressParts(prefix) as [
     string,
     string,
@@ -60,8 +63,8 @@ function fitAddress(prefix: string, fields: Record<string, FieldValue>, describe
     return fits;
   }
   const drop = (names: readonly string[], reason: string) => {
-    for (const name of names.filter((n) => n in fields)) {
-      delete fields[name];
+    for (const name of names.filter((n) => fields[n] !== undefined)) {
+      fields[name] = undefined;
       fits.push({ field: name, change: 'dropped', reason });
     }
   };
@@ -70,7 +73,7 @@ function fitAddress(prefix: string, fields: Record<string, FieldValue>, describe
     drop(addressParts(prefix), `"${countryInput}" is not a country of the org's picklist`);
     return fits;
   }
-  delete fields[country];
+  fields[country] = undefined;
   fields[countryCodeField] = code;
   const stateInput = fields[stateCodeField] ?? fields[state];
   if (typeof stateInput !== 'string' || stateInput.trim() === '') return fits;
@@ -83,7 +86,7 @@ function fitAddress(prefix: string, fields: Record<string, FieldValue>, describe
     );
     return fits;
   }
-  delete fields[state];
+  fields[state] = undefined;
   fields[stateCodeField] = found;
   return fits;
 }
@@ -128,17 +131,20 @@ export function fitFields(
   values: FieldValues,
   described: Described,
 ): { fields: FieldValues; fits: FieldFit[] } {
-  const fields: Record<string, FieldValue> = { ...values };
+  const fields: FittedValues = { ...values };
   const fits = ADDRESS_PREFIXES[object].flatMap((prefix) => fitAddress(prefix, fields, described));
   for (const [name, value] of Object.entries(fields)) {
     const field = described.get(name.toLowerCase());
     if (!field) continue; // a field describe does not show is the org's to refuse (refusals.ts)
+    if (value === undefined) continue;
     const fitted = fitValue(value, field);
     if (fitted.fit) fits.push(fitted.fit);
-    if (fitted.value === undefined) delete fields[name];
-    else fields[name] = fitted.value;
+    fields[name] = fitted.value;
   }
-  return { fields, fits };
+  const kept = Object.entries(fields).filter(
+    (entry): entry is [string, FieldValue] => entry[1] !== undefined,
+  );
+  return { fields: Object.fromEntries(kept), fits };
 }
 
 /**
