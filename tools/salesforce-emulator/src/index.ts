@@ -2,10 +2,15 @@
 import { fileURLToPath } from 'node:url';
 
 export { LOGIN_ERROR } from './authorize.ts';
+export type { BulkAnswer, BulkApi, Job, JobState } from './bulk.ts';
+export type { Schema } from './metadata.ts';
 export {
   customFieldDescribe,
   type FieldDescribe,
+  type FieldType,
   Org,
+  type ProfileSetup,
+  type Relationship,
   type SfRecord,
   STANDARD_USER,
   SYSTEM_ADMINISTRATOR,
