@@ -11,6 +11,7 @@ export const processTests = [
   'test/example.test.ts',
   'test/salesforce/bulk-interrupted-sync.test.ts',
   'test/salesforce/cli-bulk-failed.test.ts',
+  'test/salesforce/cli-env-file.test.ts',
   'test/salesforce/cli-export.test.ts',
   'test/salesforce/cli-help.test.ts',
   'test/salesforce/cli-json.test.ts',
