@@ -6,9 +6,13 @@
  * npm), so neither copies a command of the guide and the page cannot drift from its checks.
  * Plain TypeScript that Node runs as it is (the install check is a .mjs script).
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** Long enough for npm to install the tarballs on a loaded machine: a guard against a hang. */
+const GUIDE_TIMEOUT_MS = 300_000;
 
 export const GUIDE_FILE = join(import.meta.dirname, '../crm-sync/no-org.md');
 
@@ -38,9 +42,10 @@ export function readGuide(markdown = readFileSync(GUIDE_FILE, 'utf8')): Guide {
 
 /**
  * Saves the guide's files in `dir` and runs `install` then its run blocks there by bash (-e), as
- * one script; returns the script's output. Should a step fail, the trap stops the emulator the
- * guide started (which holds the output pipe open otherwise). `npx` is not let to fetch a package
- * the project lacks: the guide runs on what was installed.
+ * one script; returns its output. The script leads a process group of its own: when it
+ * ends, failed or not, whatever it left running (the emulator, should a step fail before the guide
+ * stops it) is stopped, and its output pipe closes. `npx` is not let to fetch a package the
+ * project lacks: the guide runs on what was installed.
  */
 export async function runGuide(
   guide: Guide,
@@ -49,27 +54,34 @@ export async function runGuide(
   env: NodeJS.ProcessEnv,
 ): Promise<string> {
   for (const [name, text] of guide.files) writeFileSync(join(dir, name), text);
-  const script = [
-    `trap 'test -n "$SF_EMULATOR_PID" && kill "$SF_EMULATOR_PID" 2>/dev/null' EXIT`,
-    install,
-    ...guide.blocks,
-  ].join('\n');
-  return new Promise((resolve, reject) => {
-    execFile(
-      'bash',
-      ['-e', '-c', script],
-      {
-        cwd: dir,
-        env: { ...env, SERVICE_CRM_HOME: join(dir, 'home'), npm_config_yes: 'false' },
-        timeout: 300_000,
-        maxBuffer: 16 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`${error.message}\n${stdout}${stderr}`.trim()));
-        else resolve(stdout);
-      },
-    );
+  const bash = spawn('bash', ['-e', '-c', [install, ...guide.blocks].join('\n')], {
+    cwd: dir,
+    env: { ...env, SERVICE_CRM_HOME: join(dir, 'home'), npm_config_yes: 'false' },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const stopGroup = () => {
+    try {
+      process.kill(-(bash.pid as number), 'SIGTERM');
+    } catch {
+      // Nothing was left running.
+    }
+  };
+  const timer = setTimeout(stopGroup, GUIDE_TIMEOUT_MS);
+  let stdout = '';
+  let stderr = '';
+  bash.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  bash.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  bash.on('exit', stopGroup);
+  const [code, signal] = (await once(bash, 'close')) as [number | null, string | null];
+  clearTimeout(timer);
+  if (code !== 0)
+    throw new Error(`the guide's commands ended with ${code ?? signal}:\n${stdout}${stderr}`);
+  return stdout;
 }
 
 type Row = Record<string, unknown>;
