@@ -39,7 +39,8 @@ describe('the no-org guide', () => {
     const guide = readGuide();
     expect([...guide.files.keys()].sort()).toEqual(['seed.json', 'service-crm.json']);
     install(guide.packages);
-    const output = await runGuide(guide, dir, ':', process.env);
+    // Stopped before the test's own timeout (vitest.config.ts), so nothing is left running.
+    const output = await runGuide(guide, dir, ':', process.env, 100_000);
     expect(whatTheGuideLacks(output)).toEqual([]);
   });
 });

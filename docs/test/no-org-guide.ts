@@ -11,9 +11,6 @@ import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Long enough for npm to install the tarballs on a loaded machine: a guard against a hang. */
-const GUIDE_TIMEOUT_MS = 300_000;
-
 export const GUIDE_FILE = join(import.meta.dirname, '../crm-sync/no-org.md');
 
 export interface Guide {
@@ -25,6 +22,7 @@ export interface Guide {
   readonly blocks: readonly string[];
 }
 
+/** The guide's files, install line and run blocks, from its Markdown. */
 export function readGuide(markdown = readFileSync(GUIDE_FILE, 'utf8')): Guide {
   const files = new Map<string, string>();
   for (const match of markdown.matchAll(
@@ -42,16 +40,17 @@ export function readGuide(markdown = readFileSync(GUIDE_FILE, 'utf8')): Guide {
 
 /**
  * Saves the guide's files in `dir` and runs `install` then its run blocks there by bash (-e), as
- * one script; returns its output. The script leads a process group of its own: when it
- * ends, failed or not, whatever it left running (the emulator, should a step fail before the guide
- * stops it) is stopped, and its output pipe closes. `npx` is not let to fetch a package the
- * project lacks: the guide runs on what was installed.
+ * one script; returns its output. The script leads a process group of its own, stopped whole when
+ * the script ends, failed or not (a step that fails leaves the emulator running otherwise, holding
+ * the output open), and after `timeoutMs`. `npx` is not let to fetch a package the project lacks:
+ * the guide runs on what was installed.
  */
 export async function runGuide(
   guide: Guide,
   dir: string,
   install: string,
   env: NodeJS.ProcessEnv,
+  timeoutMs: number,
 ): Promise<string> {
   for (const [name, text] of guide.files) writeFileSync(join(dir, name), text);
   const bash = spawn('bash', ['-e', '-c', [install, ...guide.blocks].join('\n')], {
@@ -67,7 +66,7 @@ export async function runGuide(
       // Nothing was left running.
     }
   };
-  const timer = setTimeout(stopGroup, GUIDE_TIMEOUT_MS);
+  const timer = setTimeout(stopGroup, timeoutMs);
   let stdout = '';
   let stderr = '';
   bash.stdout.on('data', (chunk) => {
@@ -91,8 +90,13 @@ function answers(output: string): { records: Row[]; feed: Row[] } {
   const records: Row[] = [];
   const feed: Row[] = [];
   for (const line of output.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const answer = JSON.parse(line) as { records?: Row[]; elements?: Row[] };
+    let answer: { records?: Row[]; elements?: Row[] };
+    try {
+      answer = JSON.parse(line);
+    } catch {
+      continue; // Not an answer: a line of the CLI's or npm's.
+    }
+    if (typeof answer !== 'object' || answer === null) continue;
     records.push(...(answer.records ?? []));
     feed.push(...(answer.elements ?? []));
   }

@@ -15,7 +15,8 @@ export async function noOrgGuide(packed, dir, runtime) {
   if (unknown.length > 0) throw new Error(`the guide installs ${unknown.join(', ')}: not packed`);
   const names = new Set(guide.packages.flatMap((name) => withWorkspaceDependencies(packed, name)));
   const install = `npm install --no-audit --no-fund ${[...names].map((name) => packed.get(name).tarball).join(' ')}`;
-  const output = await runGuide(guide, dir, install, onPath(runtime));
+  // Long enough for npm to install the tarballs on a loaded machine: a guard against a hang.
+  const output = await runGuide(guide, dir, install, onPath(runtime), 300_000);
   const lacks = whatTheGuideLacks(output);
   if (lacks.length > 0)
     throw new Error(`the guide's output lacks: ${lacks.join('; ')}\n\n${output.trim()}`);
