@@ -16,7 +16,9 @@ export const GUIDE_FILE = join(import.meta.dirname, '../crm-sync/no-org.md');
 export interface Guide {
   /** Each ```json block the guide asks to "save as `NAME`", by that name. */
   readonly files: ReadonlyMap<string, string>;
-  /** The packages of the guide's `npm install` line, in its order. */
+  /** The guide's `npm install` line, as written. */
+  readonly install: string;
+  /** The packages that line installs, in its order. */
   readonly packages: readonly string[];
   /** The ```sh run blocks, in order. */
   readonly blocks: readonly string[];
@@ -29,11 +31,12 @@ export function readGuide(markdown = readFileSync(GUIDE_FILE, 'utf8')): Guide {
     /save as `([^`]+)`\)?:?\n*(?:[^\n]*\n)*?```json\n([\s\S]*?)```/g,
   ))
     files.set(match[1] as string, match[2] as string);
-  const install = /^```sh\n(?:[^\n]*\n)*?npm install ([^\n]+)\n/m.exec(markdown);
+  const install = /^```sh\n(?:[^\n]*\n)*?(npm install ([^\n]+))\n/m.exec(markdown);
   if (!install) throw new Error(`${GUIDE_FILE} has no \`npm install\` line in a sh block`);
   return {
     files,
-    packages: (install[1] as string).trim().split(/\s+/),
+    install: install[1] as string,
+    packages: (install[2] as string).trim().split(/\s+/),
     blocks: [...markdown.matchAll(/```sh run\n([\s\S]*?)```/g)].map((m) => m[1] as string),
   };
 }
@@ -141,4 +144,12 @@ export function whatTheGuideLacks(output: string): string[] {
     ],
   ];
   return expected.filter(([, present]) => !present).map(([what]) => what);
+}
+
+/** Runs the guide (`runGuide`) and throws naming what its output lacks of its promised end. */
+export async function runGuideToItsEnd(...args: Parameters<typeof runGuide>): Promise<void> {
+  const output = await runGuide(...args);
+  const lacks = whatTheGuideLacks(output);
+  if (lacks.length > 0)
+    throw new Error(`the guide's output lacks: ${lacks.join('; ')}\n\n${output.trim()}`);
 }
