@@ -4,11 +4,13 @@
 // lookup-client looks up against `service-lookup serve` started from the installed lookup-core;
 // lookup-core answers through toNodeListener; crm-sync plans a pipeline stage and its command
 // prints its version; the emulator answers a query; a scratch project's vitest file syncs into
-// the emulator through crm-sync's API. One line per runtime, package and module format; exits 1 if any failed.
+// the emulator through crm-sync's API; the no-org guide's commands run as written from the
+// tarballs (install-check/no-org-guide.mjs). One line per runtime, package and module format; exits 1 if any failed.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { noOrgGuide } from './install-check/no-org-guide.mjs';
 import { install, onPath, packAll } from './install-check/projects.mjs';
 import { nodeRuntimes } from './install-check/runtimes.mjs';
 import { scratchSync } from './install-check/scratch-sync.mjs';
@@ -49,6 +51,18 @@ function runOn(runtime, args, cwd, env) {
     return { out: out.toString() };
   } catch (error) {
     return { error: (error.stderr?.toString() || error.message).trim() };
+  }
+}
+
+/** Runs `check` once on this Node.js and reports it with the time it took. */
+async function once(what, check) {
+  const runtime = { name: `node ${process.versions.node}` };
+  const started = performance.now();
+  try {
+    await check();
+    report(runtime, what, { timing: seconds(performance.now() - started) });
+  } catch (error) {
+    report(runtime, what, { error: error.message });
   }
 }
 
@@ -108,26 +122,15 @@ try {
       server?.stop();
     }
   }
-  // Once, on this Node.js: an integrator's vitest file syncing into the emulator.
-  const started = performance.now();
-  try {
-    scratchSync(packed, join(work, 'scratch-sync'), nodeRuntimes(packed)[0]);
-    report(
-      { name: `node ${process.versions.node}` },
-      'scratch project: vitest sync into the emulator',
-      {
-        timing: seconds(performance.now() - started),
-      },
-    );
-  } catch (error) {
-    report(
-      { name: `node ${process.versions.node}` },
-      'scratch project: vitest sync into the emulator',
-      {
-        error: error.message,
-      },
-    );
-  }
+  // Once, on this Node.js: an integrator's vitest file syncing into the emulator, and the
+  // "five minutes, no org" guide run as written.
+  const current = nodeRuntimes(packed)[0];
+  await once('scratch project: vitest sync into the emulator', () =>
+    scratchSync(packed, join(work, 'scratch-sync'), current),
+  );
+  await once('no-org guide, as written', () =>
+    noOrgGuide(packed, join(work, 'no-org-guide'), current),
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageDirs } from './install-check/projects.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const problems = [];
@@ -29,24 +30,25 @@ function dependencySections(readme) {
   return sections.filter((s) => /^#{2,4} .*dependencies/i.test(s)).join('\n');
 }
 
-const packagesDir = join(root, 'packages');
 let checked = 0;
-for (const dir of readdirSync(packagesDir)) {
-  const manifest = JSON.parse(readFileSync(join(packagesDir, dir, 'package.json'), 'utf8'));
+// The packages that may be published: packages/* and the Salesforce emulator (tools/).
+for (const dir of packageDirs()) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   if (manifest.private) continue;
   const dependencies = Object.keys(manifest.dependencies ?? {});
-  const source = files(join(packagesDir, dir, 'src'))
+  const source = files(join(dir, 'src'))
     .map((f) => readFileSync(f, 'utf8'))
     .join('\n');
-  const listed = dependencySections(readFileSync(join(packagesDir, dir, 'README.md'), 'utf8'));
+  const listed = dependencySections(readFileSync(join(dir, 'README.md'), 'utf8'));
   if (dependencies.length > 0 && listed === '')
     problems.push(`${manifest.name}: README has no dependencies section`);
   for (const dependency of dependencies) {
     checked++;
-    // A value import or re-export (`import type` needs no runtime dependency), or a dynamic import.
+    // A value import or re-export (`import type` needs no runtime dependency), a dynamic import,
+    // or a require (createRequire's, for a package Node's ESM loader cannot name exports of).
     const name = dependency.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const imported = new RegExp(
-      `^\\s*(import|export)(?!\\s+type\\b)[^;]*?from '${name}(/[^']*)?'|import\\('${name}(/[^']*)?'\\)`,
+      `^\\s*(import|export)(?!\\s+type\\b)[^;]*?from '${name}(/[^']*)?'|import\\('${name}(/[^']*)?'\\)|(\\brequire|createRequire\\([^)]*\\))\\(\\s*'${name}(/[^']*)?'`,
       'm',
     );
     if (!imported.test(source))

@@ -1,7 +1,8 @@
 // Release rehearsal: publish the packages to a throwaway local registry (Verdaccio), then install
 // each one BY NAME into empty projects, with npm and with pnpm, and make the first call a user
 // would make. It catches what the workspace hides: files missing from the tarball, `workspace:`
-// ranges, bins without their shebang, dependencies only the monorepo provides.
+// ranges, bins without their shebang, dependencies only the monorepo provides. The no-org guide
+// (docs/crm-sync/no-org.md) runs as written there too, its `npm install` line included.
 // Needs the npm registry (Verdaccio and third-party dependencies) and nothing else.
 // Works at whatever version the packages have (0.0.0 before `changeset version`).
 // Prints one line per step with its time; exits 1 with the failing step on any failure.
@@ -10,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readGuide, runGuideToItsEnd } from '../docs/test/no-org-guide.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'service-sdk');
@@ -275,6 +277,16 @@ async function rehearse(pm, registry) {
   });
 }
 
+/** The "five minutes, no org" guide in an empty project, its `npm install` line as written. */
+async function noOrgGuide(registry) {
+  const guide = readGuide();
+  const dir = project('no-org-guide', registry);
+  // Package documents fetched anew, as in `rehearse`; long enough for npm on a loaded machine.
+  const env = { ...registryEnv(registry), npm_config_prefer_online: 'true' };
+  await runGuideToItsEnd(guide, dir, guide.install, env, 300_000);
+  return 'Service fields on the records, a timeline post on the new Lead';
+}
+
 async function main() {
   const began = performance.now();
   say(
@@ -309,6 +321,7 @@ async function main() {
     return `${Object.keys(PUBLISHED).length} packages`;
   });
   await rehearse('npm', registry);
+  await step('npm: the no-org guide, as written', () => noOrgGuide(registry));
   await rehearse('pnpm', registry);
   say(`passed (${seconds(began)})`);
 }

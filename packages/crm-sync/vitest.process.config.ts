@@ -12,6 +12,7 @@ export const processTests = [
   'test/salesforce/bulk-interrupted-sync.test.ts',
   'test/salesforce/cli-bulk-failed.test.ts',
   'test/salesforce/cli-duplicates.test.ts',
+  'test/salesforce/cli-env-file.test.ts',
   'test/salesforce/cli-export.test.ts',
   'test/salesforce/cli-help.test.ts',
   'test/salesforce/cli-json.test.ts',

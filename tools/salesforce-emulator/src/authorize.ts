@@ -29,6 +29,7 @@ export const LOGIN_PATH = '/login';
 const SESSION_COOKIE = 'sid';
 
 // The text Salesforce's login page shows for a wrong username or password.
+/** The text Salesforce's login page shows for a wrong username or password. */
 export const LOGIN_ERROR =
   "Please check your username and password. If you still can't log in, contact your Salesforce administrator.";
 

@@ -27,15 +27,24 @@ export interface RecordWriter {
   ): { statusCode: string; message: string } | undefined;
 }
 
+/** An answer of the Bulk API 2.0 resources: status, JSON or CSV body, headers. */
 export interface BulkAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
 }
 
-type JobState = 'Open' | 'UploadComplete' | 'InProgress' | 'JobComplete' | 'Failed' | 'Aborted';
+/** A Bulk API 2.0 job's state, as the job info resource shows it. */
+export type JobState =
+  | 'Open'
+  | 'UploadComplete'
+  | 'InProgress'
+  | 'JobComplete'
+  | 'Failed'
+  | 'Aborted';
 
-interface Job {
+/** A Bulk API 2.0 ingest or query job as the org holds it. */
+export interface Job {
   id: string;
   kind: 'ingest' | 'query';
   operation: string;
@@ -60,6 +69,7 @@ const error = (status: number, errorCode: string, message: string): BulkAnswer =
   body: [{ errorCode, message }],
 });
 
+/** The org's Bulk API 2.0 jobs (`emulator.bulk`), with knobs for slow and failing jobs. */
 export class BulkApi {
   readonly jobs = new Map<string, Job>();
   /** API requests after its close during which a job is InProgress (default 0). */

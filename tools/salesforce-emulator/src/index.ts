@@ -3,12 +3,17 @@ import { fileURLToPath } from 'node:url';
 
 export type { ApiDisabled } from './api-disabled.ts';
 export { LOGIN_ERROR } from './authorize.ts';
+export type { BulkAnswer, BulkApi, Job, JobState } from './bulk.ts';
 export { type HandMadeField, seedCustomField } from './custom-field-metadata.ts';
+export type { Schema } from './metadata.ts';
 export {
   customFieldDescribe,
   type FieldDescribe,
+  type FieldType,
   Org,
   type PicklistEntry,
+  type ProfileSetup,
+  type Relationship,
   type SfRecord,
   STANDARD_USER,
   SYSTEM_ADMINISTRATOR,

@@ -21,6 +21,7 @@ const SOAPENV = 'http://schemas.xmlsoap.org/soap/envelope/';
 const METADATA = 'http://soap.sforce.com/2006/04/metadata';
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 
+/** Salesforce's SOAP and Metadata XML schemas, loaded to check request envelopes. */
 export interface Schema {
   soapenv: string;
   metadata: string;

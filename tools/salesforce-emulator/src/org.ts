@@ -1,6 +1,7 @@
 // The emulated org's data: objects, their fields as describe shows them, records, users,
 // profiles and permissions. Shapes follow Salesforce's REST documentation.
 
+/** A field's type as describe names it. */
 export type FieldType =
   | 'id'
   | 'string'
@@ -15,6 +16,7 @@ export type FieldType =
   | 'date'
   | 'datetime';
 
+/** A field as the REST describe resource shows it (the parts the integration reads). */
 export interface FieldDescribe {
   name: string;
   label: string;
@@ -49,9 +51,11 @@ export interface PicklistEntry {
   validFor?: string;
 }
 
+/** A record as the org stores it: its fields by API name, and its Id. */
 export type SfRecord = Record<string, unknown> & { Id: string };
 
-interface Relationship {
+/** A lookup between two objects, as SOQL follows it (`Account.Name`, a subquery). */
+export interface Relationship {
   idField: string;
   target: string;
 }
@@ -331,6 +335,7 @@ export function customFieldDescribe(name: string, label: string, type: FieldType
   };
 }
 
+/** The profile the org's user has, and its system permissions. */
 export interface ProfileSetup {
   name: string;
   /** Tooling API full name, e.g. `Admin` for System Administrator. */
@@ -340,6 +345,7 @@ export interface ProfileSetup {
   manageProfiles: boolean;
 }
 
+/** The emulated org's data: objects and their fields, records, users, profiles, permissions, the feed. */
 export class Org {
   readonly orgId = '00D5g000004abcdEAA';
   readonly fields = new Map<string, Map<string, FieldDescribe>>();
@@ -395,6 +401,7 @@ export class Org {
     });
   }
 
+  /** A new 18-character Id with the object's key prefix. */
   newId(object: string): string {
     this.sequence += 1;
     const prefix = KEY_PREFIX[object] ?? '000';
@@ -424,12 +431,14 @@ export class Org {
     return new Date(seconds).toISOString().replace('Z', '+0000');
   }
 
+  /** The records of `object` by Id; throws for an object the org does not have. */
   table(object: string): Map<string, SfRecord> {
     const table = this.records.get(object);
     if (!table) throw new Error(`unknown object ${object}`);
     return table;
   }
 
+  /** Stores a new record of `object` as a create by the org's user would; returns its Id. */
   insert(object: string, values: Record<string, unknown>): string {
     const id = this.newId(object);
     const stamp = this.now();
@@ -526,15 +535,18 @@ export class Org {
     });
   }
 
+  /** The object a record Id belongs to, if the org holds it. */
   objectOfId(id: string): string | undefined {
     for (const [object, table] of this.records) if (table.has(id)) return object;
     return undefined;
   }
 
+  /** The parent relationship `name` of `object` (`Account` of a Contact). */
   relationship(object: string, name: string): Relationship | undefined {
     return RELATIONSHIPS[object]?.[name];
   }
 
+  /** The child relationship `name` of `object` (`Contacts` of an Account). */
   childRelationship(object: string, name: string): Relationship | undefined {
     return CHILD_RELATIONSHIPS[object]?.[name];
   }
@@ -612,6 +624,7 @@ export class Org {
     return this.access(object, field) !== 'none';
   }
 
+  /** The fields a create of `object` requires that `values` leaves empty. */
   requiredMissing(object: string, values: Record<string, unknown>): string[] {
     return (REQUIRED_ON_CREATE[object] ?? []).filter(
       (f) => values[f] === undefined || values[f] === null || values[f] === '',
@@ -630,6 +643,7 @@ export class Org {
     }
   }
 
+  /** Adds or replaces a field of `object`; true when it is new. */
   addCustomField(object: string, field: FieldDescribe): boolean {
     const fields = this.fields.get(object);
     if (!fields) throw new Error(`unknown object ${object}`);
@@ -638,6 +652,7 @@ export class Org {
     return created;
   }
 
+  /** The Id of the profile whose Metadata API full name is `fullName` (`Admin`). */
   profileIdOf(fullName: string): string | undefined {
     for (const profile of this.table('Profile').values()) {
       if (profile.FullName === fullName) return profile.Id;
@@ -679,6 +694,7 @@ export class Org {
   }
 }
 
+/** The System Administrator profile (the org's user by default). */
 export const SYSTEM_ADMINISTRATOR: ProfileSetup = {
   name: 'System Administrator',
   fullName: 'Admin',
@@ -687,6 +703,7 @@ export const SYSTEM_ADMINISTRATOR: ProfileSetup = {
   manageProfiles: true,
 };
 
+/** The Standard User profile: no Modify All Data, Customize Application or Manage Profiles. */
 export const STANDARD_USER: ProfileSetup = {
   name: 'Standard User',
   fullName: 'Standard',

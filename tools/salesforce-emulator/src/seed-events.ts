@@ -1,6 +1,7 @@
 // Observed-activity events (the format of packages/lookup-core/EVENTS.md) for the companies
 // `seedOrg` creates: company i is `company{i}.com` with one identified person
 // `person{i}@company{i}.com`.
+/** The visitors and sessions `sessionEvents` generates. */
 export interface EventOptions {
   /** Companies 0..n-1, one session each for their person. */
   companies: number;
@@ -12,6 +13,7 @@ export interface EventOptions {
 
 const HOUR = 3_600_000;
 
+/** Generated observed-activity events (lookup-core's event format) for the seeded companies. */
 export function sessionEvents(options: EventOptions): object[] {
   const events: object[] = [];
   const start = Date.parse('2026-03-02T09:00:00.000Z');
@@ -46,6 +48,7 @@ export function sessionEvents(options: EventOptions): object[] {
   return events;
 }
 
+/** Events as NDJSON, one a line, as `service-crm sync --events` reads them. */
 export function toNdjson(events: readonly object[]): string {
   return `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
 }

@@ -2,6 +2,7 @@
 // each, and leads and opportunities as asked.
 import type { Org } from './org.ts';
 
+/** How many generated records `seedOrg` inserts. */
 export interface SeedOptions {
   /** Accounts `Company N` with website `https://www.companyN.com` and one Contact each. */
   companies: number;
@@ -11,12 +12,14 @@ export interface SeedOptions {
   opportunities?: number;
 }
 
+/** The Ids of the records `seedOrg` inserted. */
 export interface Seeded {
   accounts: string[];
   contacts: string[];
   leads: string[];
 }
 
+/** Inserts generated Accounts with a Contact each, Leads and Opportunities into `org`. */
 export function seedOrg(org: Org, options: SeedOptions): Seeded {
   const seeded: Seeded = { accounts: [], contacts: [], leads: [] };
   for (let i = 0; i < options.companies; i++) {

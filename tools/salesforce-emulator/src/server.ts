@@ -37,6 +37,7 @@ import {
 
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 
+/** How the emulated org behaves; `presetOptions` gives those of a preset. */
 export interface EmulatorOptions {
   /** The loopback port `startEmulator` listens on (default 0: a free one). */
   port?: number;
@@ -170,6 +171,7 @@ function chunksOf(records: readonly Record<string, unknown>[]): number {
   return records.filter((r, i) => i === 0 || typeOf(r) !== typeOf(records[i - 1] ?? {})).length;
 }
 
+/** A running emulated org: its HTTP server on loopback, the org it holds and the requests it answered. */
 export class Emulator {
   readonly org: Org;
   readonly requests: RecordedRequest[] = [];
@@ -286,6 +288,7 @@ export class Emulator {
     return this;
   }
 
+  /** Stops listening and closes open connections. */
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -327,6 +330,7 @@ export class Emulator {
     this.refreshRefusal = reason;
   }
 
+  /** Registers a fault to answer a matching request with (see `FaultSpec`); `verify` checks it was hit. */
   inject(spec: FaultSpec): void {
     this.faults.push({
       kind: spec.kind,
@@ -350,10 +354,12 @@ export class Emulator {
     }
   }
 
+  /** Sets the API requests used today, as `/limits` and `Sforce-Limit-Info` report them. */
   setApiUsed(used: number): void {
     this.apiUsed = used;
   }
 
+  /** How many requests with `method` on a path containing `path` (or matching it) were answered. */
   count(method: string, path: string | RegExp): number {
     return this.requests.filter(
       (r) =>
@@ -1195,6 +1201,7 @@ export class Emulator {
 const segmentsOf = (input: Record<string, unknown>): MessageSegment[] =>
   (input.body as { messageSegments?: MessageSegment[] } | undefined)?.messageSegments ?? [];
 
+/** Starts an emulated org on loopback (`options.port`, default a free one). */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   return new Emulator(options).start(options.port);
 }

@@ -7,6 +7,7 @@ const CONNECTION = `Connection (default: the token file written by \`service-crm
   SF_INSTANCE_URL + SF_ACCESS_TOKEN   a session from the environment (the Salesforce CLI's names);
                                       SF_REFRESH_TOKEN, SF_CLIENT_ID, SF_CLIENT_SECRET, SF_LOGIN_URL
                                       let it renew itself. Never mixed with the token file.
+                                      Also read from a .env file here (the environment wins).
   --instance-url URL                  instead of SF_INSTANCE_URL
   --access-token -                    read the access token from standard input
   --refresh-token -  --client-secret -  the same for these (one of them per run)

@@ -7,6 +7,7 @@ import { fieldsApply, fieldsExport, fieldsPlan, stage } from './commands.js';
 import { loadConfig, type SyncConfig } from './config.js';
 import { defaultTokenFile, resolveConnection } from './credentials.js';
 import { snapshotCommand } from './crm-source.js';
+import { withEnvFile } from './env-file.js';
 import { commandHelp, USAGE } from './help.js';
 import { reportError } from './json-errors.js';
 import { login } from './login.js';
@@ -228,8 +229,8 @@ function help(words: readonly string[]): string {
 }
 
 /**
- * Runs the command; reports an error as one line (or a JSON object with `--json`); returns the
- * exit code.
+ * Runs the command (with the variables of a `.env` file in the current directory that `env` does
+ * not set); reports an error as one line (or a JSON object with `--json`); returns the exit code.
  */
 export async function main(
   argv: readonly string[],
@@ -237,7 +238,7 @@ export async function main(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ExitCode> {
   try {
-    return await run(argv, io, env);
+    return await run(argv, io, withEnvFile(env));
   } catch (error) {
     // Also when the arguments did not parse: --json anywhere asks for a JSON error.
     return reportError(error, io, argv.includes('--json'));
