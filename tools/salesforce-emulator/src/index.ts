@@ -11,6 +11,9 @@ export {
   SYSTEM_ADMINISTRATOR,
 } from './org.ts';
 export { ORG_PRESETS, type OrgBehaviours, type OrgPreset, presetOptions } from './presets.ts';
+export { addPersonAccount } from './person-accounts.ts';
+export { grantViewAll } from './sharing.ts';
+export { VALIDATION_MESSAGE } from './validation-rule.ts';
 export { type Seeded, type SeedOptions, seedOrg } from './seed.ts';
 export { type EventOptions, sessionEvents, toNdjson } from './seed-events.ts';
 export { type SeedFile, SeedFileError, seedFromFile } from './seed-file.ts';

@@ -47,6 +47,8 @@ const KEY_PREFIX: Record<string, string> = {
   PermissionSetAssignment: '0Pa',
   FieldPermissions: '01k',
   FeedItem: '0D5',
+  RecordType: '012',
+  ObjectPermissions: '110',
 };
 
 /**
@@ -313,6 +315,8 @@ export class Org {
   readonly feed: SfRecord[] = [];
   /** Ids of records purged from the Recycle Bin (`emptyRecycleBin`). */
   readonly purged = new Set<string>();
+  /** Private sharing on Account, Contact and Lead (see sharing.ts). */
+  limitedSharing = false;
   private sequence = 0;
   /** How far the org's clock is ahead of this machine's (`advance`). */
   private offset = 0;

@@ -17,11 +17,33 @@ export interface OrgBehaviours {
   leadAssignmentRule: boolean;
   /** Text longer than its field's length is refused with STRING_TOO_LONG. */
   fieldLengths: boolean;
+  /** Private sharing: records owned by others are hidden unless the user has View All. */
+  limitedSharing: boolean;
+  /** Person accounts among the Accounts (Account.IsPersonAccount). */
+  personAccounts: boolean;
+  /** Record types on Account, Contact and Lead; creates get the default one. */
+  recordTypes: boolean;
+  /** A validation rule refuses Leads created without an Industry. */
+  validationRule: boolean;
 }
 
 const PRESETS: Record<OrgPreset, OrgBehaviours> = {
-  developer: { leadAssignmentRule: false, fieldLengths: false },
-  customer: { leadAssignmentRule: true, fieldLengths: true },
+  developer: {
+    leadAssignmentRule: false,
+    fieldLengths: false,
+    limitedSharing: false,
+    personAccounts: false,
+    recordTypes: false,
+    validationRule: false,
+  },
+  customer: {
+    leadAssignmentRule: true,
+    fieldLengths: true,
+    limitedSharing: true,
+    personAccounts: true,
+    recordTypes: true,
+    validationRule: true,
+  },
 };
 
 /** The emulator options of `preset`, with `overrides` switching single behaviours on or off. */

@@ -8,6 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
 import { tooLong } from './field-lengths.ts';
+import { installPersonAccounts } from './person-accounts.ts';
+import { installRecordTypes, recordTypeInfos, withRecordType } from './record-types.ts';
+import { hiddenBySharing, installAccessObjects, insufficientAccess } from './sharing.ts';
+import { failsValidation, installValidationRule } from './validation-rule.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
@@ -82,6 +86,14 @@ export interface EmulatorOptions {
    * https://developer.salesforce.com/docs/atlas.en-us.api.meta/api/sforce_api_calls_concepts_core_data_objects.htm#statuscode
    */
   fieldLengths?: boolean;
+  /** Private sharing on Account, Contact and Lead: others' records hidden (sharing.ts). */
+  limitedSharing?: boolean;
+  /** Person accounts on: Account.IsPersonAccount (person-accounts.ts). */
+  personAccounts?: boolean;
+  /** Record types on Account, Contact and Lead (record-types.ts). */
+  recordTypes?: boolean;
+  /** A create-time validation rule: a Lead needs an Industry (validation-rule.ts). */
+  validationRule?: boolean;
 }
 
 const ERRORS = {
@@ -177,6 +189,8 @@ export class Emulator {
   leadAssignmentOwner: string | undefined;
   /** Whether text longer than its field is refused (`EmulatorOptions.fieldLengths`). */
   fieldLengths: boolean;
+  /** Whether the Lead validation rule is active (`EmulatorOptions.validationRule`). */
+  validationRule: boolean;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -190,6 +204,8 @@ export class Emulator {
     this.requireSecret = options.requireSecret ?? true;
     this.rotateRefreshTokens = options.rotateRefreshTokens ?? false;
     this.fieldLengths = options.fieldLengths ?? false;
+    this.validationRule = options.validationRule ?? false;
+    this.installBehaviours(options);
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -209,6 +225,14 @@ export class Emulator {
       this.server.keepAliveTimeout = options.keepAliveTimeoutMs;
     this.schema =
       options.validateSchema === false ? { missing: 'validation turned off' } : loadSchema();
+  }
+
+  /** The org behaviours that add objects or fields: sharing, person accounts, record types. */
+  private installBehaviours(options: EmulatorOptions): void {
+    installAccessObjects(this.org, options.limitedSharing ?? false);
+    if (options.personAccounts) installPersonAccounts(this.org);
+    if (options.recordTypes) installRecordTypes(this.org);
+    if (this.validationRule) installValidationRule(this.org);
   }
 
   /** Listens on loopback, on `port` (default 0: a free one the system picks). */
@@ -541,7 +565,12 @@ export class Emulator {
             { errorCode: 'NOT_FOUND', message: `The requested resource does not exist` },
           ]);
         }
-        reply(200, { name: object, label: object, fields: this.org.describe(object) });
+        reply(200, {
+          name: object,
+          label: object,
+          fields: this.org.describe(object),
+          ...recordTypeInfos(this.org, object),
+        });
       },
     },
     {
@@ -573,7 +602,12 @@ export class Emulator {
       path: /^\/sobjects\/(\w+)\/(\w+)$/,
       handle: ({ reply }, [, object = '', id = '']) => {
         const found = this.org.table(object).get(id);
-        if (!found || this.org.unreadableObjects.has(object)) return reply(404, ERRORS.notFound);
+        if (
+          !found ||
+          this.org.unreadableObjects.has(object) ||
+          hiddenBySharing(this.org, object, found)
+        )
+          return reply(404, ERRORS.notFound);
         const readable = Object.entries(found).filter(
           ([name]) => name === 'Id' || this.org.access(object, name) !== 'none',
         );
@@ -897,11 +931,22 @@ export class Emulator {
         ];
       }
     }
-    const id = this.org.insert(object, values);
+    const typed = withRecordType(this.org, object, values);
+    const refused = 'error' in typed ? typed.error : this.validates(object, values);
+    if (refused) {
+      const { statusCode, message, fields } = refused;
+      return [400, [{ message, errorCode: statusCode, fields }]];
+    }
+    const id = this.org.insert(object, 'values' in typed ? typed.values : values);
     const created = this.org.table(object).get(id);
     if (created) this.org.derive(object, created);
     this.assign(object, created, autoAssign);
     return [201, { id, success: true, errors: [] }];
+  }
+
+  /** The active validation rule's error on a create, if it fails. */
+  private validates(object: string, values: Record<string, unknown>) {
+    return this.validationRule ? failsValidation(object, values) : undefined;
   }
 
   /** Applies an update; returns the per-record error, if any. */
@@ -931,6 +976,7 @@ export class Emulator {
         fields: [] as string[],
       };
     }
+    if (hiddenBySharing(this.org, object, record)) return insufficientAccess(id);
     const injected = this.org.recordErrors.get(id);
     if (injected) return { ...injected, fields: [] as string[] };
     if (object === 'Lead' && record.IsConverted === true) {

@@ -3,6 +3,7 @@
 // IN, NOT IN, LIKE, date and dateTime literals, ORDER BY, LIMIT, parent-to-child subqueries. Unknown or unreadable columns give INVALID_FIELD naming the first one, the
 // way Salesforce does.
 import { createRequire } from 'node:module';
+import { hiddenBySharing } from './sharing.ts';
 import type { Org, SfRecord } from './org.ts';
 
 // soql-parser-js ships a UMD bundle: Node's ESM loader sees no named exports in it.
@@ -63,7 +64,11 @@ function resolve(
     if (!org.queryable(object, head) || (toolingOnly && !context.tooling)) {
       throw invalidField(soql, object, head);
     }
-    return record?.[head] ?? null;
+    // A record's boolean field is true or false, never null (IsPersonAccount of an Account
+    // inserted before person accounts were on, say).
+    // https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/primitive_data_types.htm
+    const unset = record && org.fields.get(object)?.get(head)?.type === 'boolean' ? false : null;
+    return record?.[head] ?? unset;
   }
   const relationship = org.relationship(object, head);
   if (!relationship) throw invalidField(soql, object, head);
@@ -397,6 +402,8 @@ export function runSoql(org: Org, soql: string, tooling = false, all = false): S
       `\n${soql}\nsObject type '${object}' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name.`,
     );
   }
-  const live = [...org.table(object).values()].filter((r) => all || r.IsDeleted !== true);
+  const live = [...org.table(object).values()].filter(
+    (r) => (all || r.IsDeleted !== true) && !hiddenBySharing(org, object, r),
+  );
   return select(context, object, live, parsed);
 }

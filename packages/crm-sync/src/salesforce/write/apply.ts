@@ -15,11 +15,17 @@ import { fieldsFor } from '../read/reads.js';
 import { type ApplyJournal, memoryJournal } from '../state/journal.js';
 import { defaultReserve } from './budget.js';
 import { createInBulk } from './bulk-apply.js';
+import {
+  type CreateDefaultsByObject,
+  checkCreateDefaults,
+  withCreateDefaults,
+} from './create-defaults.js';
 import { applyCreate } from './creates.js';
 import { applyFeedPosts } from './feed-posts.js';
 import type { StepOutcome, StepStatus } from './outcomes.js';
 import { RefusedFields } from './refusals.js';
 import { applyUpdates } from './updates.js';
+import { RecordVisibility } from './visibility.js';
 
 export type { StepOutcome, StepStatus } from './outcomes.js';
 
@@ -68,6 +74,11 @@ export interface ApplyOptions {
    * creates. See `BulkOptions`.
    */
   readonly bulk?: BulkOptions | false;
+  /**
+   * Per object, a record type and constant field values every record the run creates gets (a
+   * value of the plan's own wins). Checked against describe before anything is written.
+   */
+  readonly createDefaults?: CreateDefaultsByObject;
 }
 
 /**
@@ -113,6 +124,22 @@ function withoutFields(step: PlanStep, omit: Map<CrmObject, Set<string>>): PlanS
     : { ...step, fields: Object.fromEntries(kept) };
 }
 
+/**
+ * The create steps of objects the user sees every record of; the others are failed here with the
+ * remedy (their duplicate check could not see the record they would duplicate).
+ */
+async function seenCreates(
+  connection: SalesforceConnection,
+  steps: readonly PlanStep[],
+  outcomes: Map<PlanStep, StepOutcome>,
+): Promise<CreateStep[]> {
+  const creates = steps.filter((s): s is CreateStep => s.type === 'create');
+  const refused = await new RecordVisibility(connection).refusals(creates);
+  for (const [step, error] of refused)
+    outcomes.set(step, { step, status: 'failed', errors: [error] });
+  return creates.filter((step) => !refused.has(step));
+}
+
 function limitMessage(usage: ApiUsage | undefined): string {
   const used = usage
     ? `${usage.used} of ${usage.max} API calls used in the last 24 hours`
@@ -132,7 +159,8 @@ export async function applyPlan(
   const journal = options.journal ?? memoryJournal();
   const outcomes = new Map<PlanStep, StepOutcome>();
   const omit = omissions(options.omitFields ?? []);
-  const steps = plan.steps.map((step) => withoutFields(step, omit));
+  const defaults = options.createDefaults ?? {};
+  const steps = plan.steps.map((step) => withoutFields(withCreateDefaults(step, defaults), omit));
   const total = steps.filter((s) => s.type !== 'skip').length;
   let done = 0;
   const progress = (phase: ApplyProgress['phase'], n: number) => {
@@ -149,6 +177,7 @@ export async function applyPlan(
   }
   if (connection === undefined)
     throw new SalesforceError('invalid_options', 'Only a dry run applies a plan without an org');
+  await checkCreateDefaults(connection, defaults);
 
   // Usage is read fresh once (a stored connection may carry yesterday's figure), then kept
   // current by the Sforce-Limit-Info header of every call.
@@ -168,21 +197,18 @@ export async function applyPlan(
       { journal, outcomes, guard, refused, bulk: options.bulk ?? {} },
       (n) => progress('update', n),
     );
+    const creates = await seenCreates(connection, steps, outcomes);
     if (options.bulk !== false) {
-      await createInBulk(
-        connection,
-        steps.filter((s): s is CreateStep => s.type === 'create'),
-        {
-          journal,
-          outcomes,
-          guard,
-          refused,
-          progress: (n) => progress('create', n),
-          options: options.bulk ?? {},
-          createdIds,
-          autoAssign: options.autoAssign !== false,
-        },
-      );
+      await createInBulk(connection, creates, {
+        journal,
+        outcomes,
+        guard,
+        refused,
+        progress: (n) => progress('create', n),
+        options: options.bulk ?? {},
+        createdIds,
+        autoAssign: options.autoAssign !== false,
+      });
     }
     for (const step of steps) {
       if (step.type !== 'create' || outcomes.has(step)) continue;
