@@ -10,10 +10,8 @@ export {
   STANDARD_USER,
   SYSTEM_ADMINISTRATOR,
 } from './org.ts';
-export { ORG_PRESETS, type OrgBehaviours, type OrgPreset, presetOptions } from './presets.ts';
 export { addPersonAccount } from './person-accounts.ts';
-export { grantViewAll } from './sharing.ts';
-export { VALIDATION_MESSAGE } from './validation-rule.ts';
+export { ORG_PRESETS, type OrgBehaviours, type OrgPreset, presetOptions } from './presets.ts';
 export { type Seeded, type SeedOptions, seedOrg } from './seed.ts';
 export { type EventOptions, sessionEvents, toNdjson } from './seed-events.ts';
 export { type SeedFile, SeedFileError, seedFromFile } from './seed-file.ts';
@@ -25,6 +23,8 @@ export {
   type RecordedRequest,
   startEmulator,
 } from './server.ts';
+export { grantViewAll } from './sharing.ts';
+export { VALIDATION_MESSAGE } from './validation-rule.ts';
 
 /** A Node script that writes an `sf` CLI login for the emulated org (see the file). */
 export const SF_CLI_LOGIN = fileURLToPath(

@@ -8,12 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { AUTHORIZE_PATH, AuthorizePages, authorizeOverHttp, LOGIN_PATH } from './authorize.ts';
 import { BulkApi } from './bulk.ts';
 import { tooLong } from './field-lengths.ts';
-import { installPersonAccounts } from './person-accounts.ts';
-import { installRecordTypes, recordTypeInfos, withRecordType } from './record-types.ts';
-import { hiddenBySharing, installAccessObjects, insufficientAccess } from './sharing.ts';
-import { failsValidation, installValidationRule } from './validation-rule.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
+import { installPersonAccounts } from './person-accounts.ts';
+import { installRecordTypes, recordTypeInfos, withRecordType } from './record-types.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
 import {
   answer,
@@ -23,7 +21,9 @@ import {
   type RestCall,
   type Route,
 } from './routes.ts';
+import { hiddenBySharing, installAccessObjects, insufficientAccess } from './sharing.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
+import { failsValidation, installValidationRule } from './validation-rule.ts';
 
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 

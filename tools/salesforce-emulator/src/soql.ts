@@ -3,8 +3,8 @@
 // IN, NOT IN, LIKE, date and dateTime literals, ORDER BY, LIMIT, parent-to-child subqueries. Unknown or unreadable columns give INVALID_FIELD naming the first one, the
 // way Salesforce does.
 import { createRequire } from 'node:module';
-import { hiddenBySharing } from './sharing.ts';
 import type { Org, SfRecord } from './org.ts';
+import { hiddenBySharing } from './sharing.ts';
 
 // soql-parser-js ships a UMD bundle: Node's ESM loader sees no named exports in it.
 const { parseQuery } = createRequire(import.meta.url)(

@@ -86,6 +86,7 @@ export async function sync(
     ...reserve,
     usageFresh: budget.budget !== undefined,
     bulk: config.bulk,
+    createDefaults: config.createDefaults,
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
   });
