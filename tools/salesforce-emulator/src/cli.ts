@@ -22,6 +22,10 @@ Options:
   --write-env FILE            also write those lines to FILE once listening
   --[no-]lead-assignment-rule switch the Lead assignment rule on or off
   --[no-]field-lengths        switch the refusal of over-long text on or off
+  --[no-]limited-sharing      Private sharing: others' records hidden without View All
+  --[no-]person-accounts      person accounts among the Accounts
+  --[no-]record-types         record types on Account, Contact and Lead
+  --[no-]validation-rule      a validation rule: a new Lead needs an Industry
   --help                      this text`;
 
 function fail(message: string): never {
@@ -40,6 +44,10 @@ function parse() {
         'write-env': { type: 'string' },
         'lead-assignment-rule': { type: 'boolean' },
         'field-lengths': { type: 'boolean' },
+        'limited-sharing': { type: 'boolean' },
+        'person-accounts': { type: 'boolean' },
+        'record-types': { type: 'boolean' },
+        'validation-rule': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -57,6 +65,17 @@ function readSeed(path: string): unknown {
 }
 
 const flags = parse();
+
+/** The sharing, person account, record type and validation rule switches given. */
+function sharingFlags() {
+  const given = {
+    limitedSharing: flags['limited-sharing'],
+    personAccounts: flags['person-accounts'],
+    recordTypes: flags['record-types'],
+    validationRule: flags['validation-rule'],
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, on]) => on !== undefined));
+}
 if (flags.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
@@ -73,6 +92,7 @@ const emulator = await startEmulator({
       ? {}
       : { leadAssignmentRule: flags['lead-assignment-rule'] }),
     ...(flags['field-lengths'] === undefined ? {} : { fieldLengths: flags['field-lengths'] }),
+    ...sharingFlags(),
   }),
   port,
 }).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));
