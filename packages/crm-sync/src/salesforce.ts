@@ -113,6 +113,11 @@ export {
   estimateWriteCalls,
   type WriteEstimate,
 } from './salesforce/write/budget.js';
+export type {
+  CreateDefaults,
+  CreateDefaultsByObject,
+} from './salesforce/write/create-defaults.js';
+export { CANNOT_SEE_ALL } from './salesforce/write/visibility.js';
 export {
   type CreateOptions,
   createRecord,

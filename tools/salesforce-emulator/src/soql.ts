@@ -356,7 +356,10 @@ function select(
     for (const column of columns) setPath(context, object, out, record, column);
     for (const sub of subqueries) {
       const children = [...org.table(sub.object).values()].filter(
-        (child) => child[sub.idField] === record.Id && child.IsDeleted !== true,
+        (child) =>
+          child[sub.idField] === record.Id &&
+          child.IsDeleted !== true &&
+          !hiddenBySharing(org, sub.object, child),
       );
       const rows = select(context, sub.object, children, sub.query);
       out[sub.name] =
