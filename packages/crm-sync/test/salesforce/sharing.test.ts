@@ -54,6 +54,22 @@ describe('a user who cannot see every Lead', () => {
     expect(created.errors[0]?.message).toContain('give it View All on Lead (or View All Data)');
   });
 
+  it('creates no Lead when it may not read its own permissions, and says so', async () => {
+    const { org } = env.emulator;
+    org.unreadableObjects.add('ObjectPermissions');
+    try {
+      const result = await applyPlan(connectTo(env.emulator), plan([leadCreate('new@acme.io')]), {
+        bulk: false,
+      });
+      expect(leadsWith(env, 'new@acme.io')).toEqual([]);
+      expect(result.outcomes[0]).toMatchObject({ status: 'failed' });
+      if (result.outcomes[0]?.status === 'failed')
+        expect(result.outcomes[0].errors[0]?.message).toContain('View Setup and Configuration');
+    } finally {
+      org.unreadableObjects.delete('ObjectPermissions');
+    }
+  });
+
   it("finds the hidden Lead once it has the object's View All, and creates nothing", async () => {
     const hidden = leadOfAnotherUser(env, 'seen@acme.io');
     grantViewAll(env.emulator.org, 'Lead');

@@ -14,13 +14,19 @@ import type { CreateStep } from '../../plan/types.js';
 import type { RecordError } from '../../rest/composite.js';
 import { escapeSoqlString } from '../../rest/soql.js';
 import type { SalesforceConnection } from '../connection/connection.js';
+import { SalesforceError } from '../errors.js';
 import { queryAll } from '../read/reads.js';
 
 /** The status code of a create refused because the user cannot see every record of its object. */
 export const CANNOT_SEE_ALL = 'CANNOT_SEE_ALL_RECORDS';
 
-/** What the user sees all records of: everything (View All Data), or these objects. */
-type Seen = { readonly everything: true } | { readonly objects: ReadonlySet<string> };
+/**
+ * What the user sees all records of: everything (View All Data), or these objects. `unread`: the
+ * user may not read its own permissions (ObjectPermissions needs View Setup and Configuration).
+ */
+type Seen =
+  | { readonly everything: true }
+  | { readonly objects: ReadonlySet<string>; readonly unread?: true };
 
 /**
  * The objects whose organization-wide default lets every user see every record: Public Read Only
@@ -48,6 +54,19 @@ async function publicObjects(connection: SalesforceConnection): Promise<Set<stri
 async function askSeen(connection: SalesforceConnection): Promise<Seen> {
   const open = await publicObjects(connection);
   if (open.size === 3) return { objects: open };
+  try {
+    return await permissionsSeen(connection, open);
+  } catch (error) {
+    if (!(error instanceof SalesforceError) || error.code !== 'request_failed') throw error;
+    return { objects: open, unread: true };
+  }
+}
+
+/** What the user's permission sets let it see all of, beside the `open` objects. */
+async function permissionsSeen(
+  connection: SalesforceConnection,
+  open: ReadonlySet<string>,
+): Promise<Seen> {
   const { userId } = await connection.identity();
   const assignments = await queryAll<{
     PermissionSetId: string;
@@ -68,9 +87,12 @@ async function askSeen(connection: SalesforceConnection): Promise<Seen> {
   return { objects: new Set([...open, ...rows.map((r) => r.SobjectType)]) };
 }
 
-/** The remedy for an object the user cannot see all of. */
-export function seeAllRemedy(object: CrmObject): string {
-  return `The integration user cannot see every ${object}: give it View All on ${object} (or View All Data). Without it the sync cannot tell whether a ${object} exists and would create duplicates; ${object} creates are left out, updates still run.`;
+/** The remedy for an object the user cannot see all of (or cannot tell: `unread`). */
+export function seeAllRemedy(object: CrmObject, unread = false): string {
+  const tell = unread
+    ? ', and View Setup and Configuration so the sync can read its permissions'
+    : '';
+  return `The integration user cannot see every ${object}: give it View All on ${object} (or View All Data)${tell}. Without it the sync cannot tell whether a ${object} exists and would create duplicates; ${object} creates are left out, updates still run.`;
 }
 
 /** Per run: whether the user sees every record of an object, asked once. */
@@ -82,10 +104,12 @@ export class RecordVisibility {
     this.#connection = connection;
   }
 
-  async seesAll(object: CrmObject): Promise<boolean> {
+  /** Whether the user sees every `object`; if not, the remedy. */
+  async seesAll(object: CrmObject): Promise<true | string> {
     this.#seen ??= askSeen(this.#connection);
     const seen = await this.#seen;
-    return 'everything' in seen || seen.objects.has(object);
+    if ('everything' in seen || seen.objects.has(object)) return true;
+    return seeAllRemedy(object, seen.unread === true);
   }
 
   /**
@@ -94,12 +118,9 @@ export class RecordVisibility {
   async refusals(steps: readonly CreateStep[]): Promise<Map<CreateStep, RecordError>> {
     const refused = new Map<CreateStep, RecordError>();
     for (const step of steps) {
-      if (await this.seesAll(step.object)) continue;
-      refused.set(step, {
-        statusCode: CANNOT_SEE_ALL,
-        message: seeAllRemedy(step.object),
-        fields: [],
-      });
+      const seen = await this.seesAll(step.object);
+      if (seen === true) continue;
+      refused.set(step, { statusCode: CANNOT_SEE_ALL, message: seen, fields: [] });
     }
     return refused;
   }
