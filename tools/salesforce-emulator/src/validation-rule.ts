@@ -8,9 +8,11 @@ import { customFieldDescribe, type Org } from './org.ts';
 /** The rule's error message, as the admin wrote it. */
 export const VALIDATION_MESSAGE = 'Choose an Industry for every new Lead.';
 
-/** Adds Lead's standard Industry picklist, the field the rule looks at. */
+/** Adds Lead's standard Industry picklist, the field the rule looks at, unless the org has it. */
 export function installValidationRule(org: Org): void {
-  org.fields.get('Lead')?.set('Industry', {
+  const lead = org.fields.get('Lead');
+  if (lead?.has('Industry')) return;
+  lead?.set('Industry', {
     ...customFieldDescribe('Industry', 'Industry', 'picklist'),
     custom: false,
   });
