@@ -12,7 +12,7 @@ import type { BulkOptions } from '../bulk/options.js';
 import type { SalesforceConnection } from '../connection/connection.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from '../errors.js';
 import { fieldsFor } from '../read/reads.js';
-import { type ApplyJournal, memoryJournal } from '../state/journal.js';
+import { type ApplyJournal, memoryJournal, stepKey } from '../state/journal.js';
 import { defaultReserve } from './budget.js';
 import { createInBulk } from './bulk-apply.js';
 import {
@@ -22,7 +22,7 @@ import {
 } from './create-defaults.js';
 import { applyCreate } from './creates.js';
 import { applyFeedPosts } from './feed-posts.js';
-import type { StepOutcome, StepStatus } from './outcomes.js';
+import type { RunState, StepOutcome, StepStatus } from './outcomes.js';
 import { RefusedFields } from './refusals.js';
 import { applyUpdates } from './updates.js';
 import { RecordVisibility } from './visibility.js';
@@ -126,15 +126,17 @@ function withoutFields(step: PlanStep, omit: Map<CrmObject, Set<string>>): PlanS
 
 /**
  * The create steps of objects the user sees every record of; the others are failed here with the
- * remedy (their duplicate check could not see the record they would duplicate).
+ * remedy (their duplicate check could not see the record they would duplicate). A create the
+ * journal knows was made by an earlier run is left to its phase, which reports it done.
  */
 async function seenCreates(
   connection: SalesforceConnection,
   steps: readonly PlanStep[],
-  outcomes: Map<PlanStep, StepOutcome>,
+  { outcomes, journal }: Pick<RunState, 'outcomes' | 'journal'>,
 ): Promise<CreateStep[]> {
   const creates = steps.filter((s): s is CreateStep => s.type === 'create');
-  const refused = await new RecordVisibility(connection).refusals(creates);
+  const unknown = creates.filter((step) => journal.get(stepKey(step)) === undefined);
+  const refused = await new RecordVisibility(connection).refusals(unknown);
   for (const [step, error] of refused)
     outcomes.set(step, { step, status: 'failed', errors: [error] });
   return creates.filter((step) => !refused.has(step));
@@ -197,7 +199,7 @@ export async function applyPlan(
       { journal, outcomes, guard, refused, bulk: options.bulk ?? {} },
       (n) => progress('update', n),
     );
-    const creates = await seenCreates(connection, steps, outcomes);
+    const creates = await seenCreates(connection, steps, { outcomes, journal });
     if (options.bulk !== false) {
       await createInBulk(connection, creates, {
         journal,
