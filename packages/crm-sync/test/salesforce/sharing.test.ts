@@ -3,6 +3,9 @@
 // creates nothing it could not check for a duplicate, gives new records the record type and
 // constants the org asks for, and never takes a person for a company.
 
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   addPersonAccount,
   grantViewAll,
@@ -13,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlanStep } from '../../src/index.js';
 import { applyPlan, readCrm } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
+import { runMain } from './in-process.js';
 import { leadCreate, plan } from './plan-steps.js';
 
 /** A Lead owned by another user: hidden by Private sharing unless the user sees all Leads. */
@@ -119,6 +123,35 @@ describe('createDefaults in an org with record types and a Lead validation rule'
       }),
     ).rejects.toThrow(/Lead\.Nope is not a field.*is not a record type of Lead/);
     expect(env.emulator.org.table('Lead').size).toBe(before);
+  });
+});
+
+describe('createDefaults the org cannot take, in `service-crm sync --config`', () => {
+  const env = useEmulator({ recordTypes: true });
+
+  it('stop the sync before it reads anything: exit 2, one line naming the problem', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'service-crm-defaults-'));
+    const config = join(home, 'config.json');
+    const accountType = [...env.emulator.org.table('RecordType').values()].find(
+      (t) => t.SobjectType === 'Account',
+    )?.Id;
+    await writeFile(
+      config,
+      JSON.stringify({ createDefaults: { Lead: { recordTypeId: accountType } } }),
+    );
+    const tokens = env.emulator.issueTokens();
+    const from = env.emulator.requests.length;
+    const run = await runMain(['sync', '--events', join(home, 'none.ndjson'), '--config', config], {
+      SF_INSTANCE_URL: tokens.instanceUrl,
+      SF_ACCESS_TOKEN: tokens.accessToken,
+      SERVICE_CRM_HOME: home,
+    });
+    expect(run.code).toBe(2);
+    expect(run.err).toHaveLength(1);
+    expect(run.err[0]).toContain(`createDefaults: ${accountType} is not a record type of Lead`);
+    expect(env.emulator.requests.slice(from).map((r) => r.path)).toEqual([
+      '/services/data/v59.0/sobjects/Lead/describe',
+    ]);
   });
 });
 
