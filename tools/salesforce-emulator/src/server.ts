@@ -602,6 +602,8 @@ export class Emulator {
       path: /^\/sobjects\/(\w+)\/(\w+)$/,
       handle: ({ reply }, [, object = '', id = '']) => {
         const found = this.org.table(object).get(id);
+        // A record sharing hides is not found: 404 ("verify that there are no sharing issues").
+        // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
         if (
           !found ||
           this.org.unreadableObjects.has(object) ||
