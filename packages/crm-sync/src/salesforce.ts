@@ -115,8 +115,13 @@ export {
   estimateWriteCalls,
   type WriteEstimate,
 } from './salesforce/write/budget.js';
+export type {
+  CreateDefaults,
+  CreateDefaultsByObject,
+} from './salesforce/write/create-defaults.js';
 export type { FieldFit } from './salesforce/write/fit-values.js';
 export type { Refusal } from './salesforce/write/outcomes.js';
+export { CANNOT_SEE_ALL } from './salesforce/write/visibility.js';
 export {
   type CreateOptions,
   createRecord,

@@ -4,9 +4,23 @@
 // (--write-env, not --env-file: Node.js takes that flag from the whole command line.)
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ORG_PRESETS, type OrgPreset, presetOptions } from './presets.ts';
+import { ORG_PRESETS, type OrgBehaviours, type OrgPreset, presetOptions } from './presets.ts';
 import { SeedFileError, seedFromFile } from './seed-file.ts';
 import { startEmulator } from './server.ts';
+
+/** The behaviours switched by `--[no-]NAME`, by flag. */
+const SWITCHES = {
+  'lead-assignment-rule': 'leadAssignmentRule',
+  'field-lengths': 'fieldLengths',
+  'duplicate-rules': 'duplicateRules',
+  'throwing-trigger': 'throwingTrigger',
+  'state-country-picklists': 'stateCountryPicklists',
+  'email-format': 'emailFormat',
+  'limited-sharing': 'limitedSharing',
+  'person-accounts': 'personAccounts',
+  'record-types': 'recordTypes',
+  'validation-rule': 'validationRule',
+} as const satisfies Record<string, keyof OrgBehaviours>;
 
 const USAGE = `Usage: salesforce-emulator [options]
 
@@ -27,6 +41,10 @@ Options:
   --[no-]throwing-trigger     a trigger that throws on names holding [trigger-refuses]
   --[no-]state-country-picklists  switch State and Country/Territory Picklists on or off
   --[no-]email-format         switch the refusal of malformed email addresses on or off
+  --[no-]limited-sharing      Private sharing: others' records hidden without View All
+  --[no-]person-accounts      person accounts among the Accounts
+  --[no-]record-types         record types on Account, Contact and Lead
+  --[no-]validation-rule      a validation rule: a new Lead needs an Industry
   --help                      this text`;
 
 function fail(message: string): never {
@@ -43,13 +61,8 @@ function parse() {
         preset: { type: 'string', default: 'developer' },
         seed: { type: 'string' },
         'write-env': { type: 'string' },
-        'lead-assignment-rule': { type: 'boolean' },
-        'field-lengths': { type: 'boolean' },
-        'duplicate-rules': { type: 'boolean' },
         'chatter-hourly-limit': { type: 'string' },
-        'throwing-trigger': { type: 'boolean' },
-        'state-country-picklists': { type: 'boolean' },
-        'email-format': { type: 'boolean' },
+        ...Object.fromEntries(Object.keys(SWITCHES).map((flag) => [flag, { type: 'boolean' }])),
         help: { type: 'boolean' },
       },
     }).values;
@@ -67,6 +80,13 @@ function readSeed(path: string): unknown {
 }
 
 const flags = parse();
+
+/** The behaviours switched on or off by the command line, over the preset's. */
+function switched(): Partial<OrgBehaviours> {
+  const values = flags as Record<string, unknown>;
+  const given = Object.entries(SWITCHES).map(([flag, behaviour]) => [behaviour, values[flag]]);
+  return Object.fromEntries(given.filter(([, on]) => on !== undefined));
+}
 if (flags.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
@@ -83,19 +103,8 @@ const seed = flags.seed === undefined ? undefined : readSeed(flags.seed);
 
 const emulator = await startEmulator({
   ...presetOptions(preset, {
-    ...(flags['lead-assignment-rule'] === undefined
-      ? {}
-      : { leadAssignmentRule: flags['lead-assignment-rule'] }),
-    ...(flags['field-lengths'] === undefined ? {} : { fieldLengths: flags['field-lengths'] }),
-    ...(flags['duplicate-rules'] === undefined ? {} : { duplicateRules: flags['duplicate-rules'] }),
+    ...switched(),
     ...(postsPerHour === undefined ? {} : { chatterHourlyLimit: postsPerHour || false }),
-    ...(flags['throwing-trigger'] === undefined
-      ? {}
-      : { throwingTrigger: flags['throwing-trigger'] }),
-    ...(flags['state-country-picklists'] === undefined
-      ? {}
-      : { stateCountryPicklists: flags['state-country-picklists'] }),
-    ...(flags['email-format'] === undefined ? {} : { emailFormat: flags['email-format'] }),
   }),
   port,
 }).catch((error: Error) => fail(`cannot listen on port ${port}: ${error.message}`));

@@ -18,6 +18,7 @@ export {
   STANDARD_USER,
   SYSTEM_ADMINISTRATOR,
 } from './org.ts';
+export { addPersonAccount } from './person-accounts.ts';
 export { ORG_PRESETS, type OrgBehaviours, type OrgPreset, presetOptions } from './presets.ts';
 export type { RefreshRefusal } from './refresh-refusals.ts';
 export { type Seeded, type SeedOptions, seedOrg } from './seed.ts';
@@ -31,6 +32,7 @@ export {
   type RecordedRequest,
   startEmulator,
 } from './server.ts';
+export { grantViewAll } from './sharing.ts';
 export {
   refusedByName,
   type ThrowingTriggerOption,
@@ -38,6 +40,7 @@ export {
   type TriggerPredicate,
   type TriggerThrow,
 } from './throwing-trigger.ts';
+export { VALIDATION_MESSAGE } from './validation-rule.ts';
 
 /** A Node script that writes an `sf` CLI login for the emulated org (see the file). */
 export const SF_CLI_LOGIN = fileURLToPath(

@@ -71,6 +71,8 @@ const KEY_PREFIX: Record<string, string> = {
   PermissionSetAssignment: '0Pa',
   FieldPermissions: '01k',
   FeedItem: '0D5',
+  RecordType: '012',
+  ObjectPermissions: '110',
 };
 
 /**
@@ -367,6 +369,8 @@ export class Org {
   readonly customFieldAttributes = new Map<string, Record<string, string>>();
   /** `Object.Field` names in the org's Lead Custom Field Mapping. */
   readonly leadConversionMapped = new Set<string>();
+  /** Private sharing on Account, Contact and Lead (see sharing.ts). */
+  limitedSharing = false;
   private sequence = 0;
   /** How far the org's clock is ahead of this machine's (`advance`). */
   private offset = 0;

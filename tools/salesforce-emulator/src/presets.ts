@@ -30,6 +30,14 @@ export interface OrgBehaviours {
   stateCountryPicklists: boolean;
   /** An email field's value that is not an address is refused with INVALID_EMAIL_ADDRESS. */
   emailFormat: boolean;
+  /** Private sharing: records owned by others are hidden unless the user has View All. */
+  limitedSharing: boolean;
+  /** Person accounts among the Accounts (Account.IsPersonAccount). */
+  personAccounts: boolean;
+  /** Record types on Account, Contact and Lead; creates get the default one. */
+  recordTypes: boolean;
+  /** A validation rule refuses Leads created without an Industry. */
+  validationRule: boolean;
 }
 
 const PRESETS: Record<OrgPreset, OrgBehaviours> = {
@@ -41,6 +49,10 @@ const PRESETS: Record<OrgPreset, OrgBehaviours> = {
     throwingTrigger: false,
     stateCountryPicklists: false,
     emailFormat: false,
+    limitedSharing: false,
+    personAccounts: false,
+    recordTypes: false,
+    validationRule: false,
   },
   customer: {
     leadAssignmentRule: true,
@@ -50,6 +62,10 @@ const PRESETS: Record<OrgPreset, OrgBehaviours> = {
     throwingTrigger: true,
     stateCountryPicklists: true,
     emailFormat: true,
+    limitedSharing: true,
+    personAccounts: true,
+    recordTypes: true,
+    validationRule: true,
   },
 };
 

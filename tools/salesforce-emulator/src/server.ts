@@ -15,6 +15,8 @@ import { feedItemBody, feedText, type MessageSegment } from './feed-body.ts';
 import { tooLong } from './field-lengths.ts';
 import { fault, handleMetadata, loadSchema, type Schema, schemaErrors } from './metadata.ts';
 import { Org, type ProfileSetup, type SfRecord, WRITABLE } from './org.ts';
+import { installPersonAccounts } from './person-accounts.ts';
+import { installRecordTypes, recordTypeInfos, withRecordType } from './record-types.ts';
 import { REFRESH_REFUSALS, type RefreshRefusal } from './refresh-refusals.ts';
 import type { Fault, FaultSpec, RecordedRequest } from './requests.ts';
 import { restrictedRefusal } from './restricted-picklists.ts';
@@ -26,6 +28,7 @@ import {
   type RestCall,
   type Route,
 } from './routes.ts';
+import { hiddenBySharing, installAccessObjects, insufficientAccess } from './sharing.ts';
 import { attributes, isCountQuery, runSoql, SoqlError } from './soql.ts';
 import { addressRefusal, enableStateCountryPicklists } from './state-country-picklists.ts';
 import {
@@ -34,6 +37,7 @@ import {
   triggerError,
   triggerPredicate,
 } from './throwing-trigger.ts';
+import { failsValidation, installValidationRule } from './validation-rule.ts';
 
 export type { FaultKind, FaultSpec, RecordedRequest } from './requests.ts';
 
@@ -120,6 +124,14 @@ export interface EmulatorOptions {
   stateCountryPicklists?: boolean;
   /** Refuse an email field's value that is not an address with INVALID_EMAIL_ADDRESS (default off). */
   emailFormat?: boolean;
+  /** Private sharing on Account, Contact and Lead: others' records hidden (sharing.ts). */
+  limitedSharing?: boolean;
+  /** Person accounts on: Account.IsPersonAccount (person-accounts.ts). */
+  personAccounts?: boolean;
+  /** Record types on Account, Contact and Lead (record-types.ts). */
+  recordTypes?: boolean;
+  /** A create-time validation rule: a Lead needs an Industry (validation-rule.ts). */
+  validationRule?: boolean;
 }
 
 const ERRORS = {
@@ -230,6 +242,8 @@ export class Emulator {
   readonly stateCountryPicklists: boolean;
   /** Whether email values are checked (`EmulatorOptions.emailFormat`). */
   emailFormat: boolean;
+  /** Whether the Lead validation rule is active (`EmulatorOptions.validationRule`). */
+  validationRule: boolean;
 
   constructor(options: EmulatorOptions = {}) {
     this.org = new Org(options.profile);
@@ -253,6 +267,8 @@ export class Emulator {
     this.stateCountryPicklists = options.stateCountryPicklists ?? false;
     if (this.stateCountryPicklists) enableStateCountryPicklists(this.org);
     this.emailFormat = options.emailFormat ?? false;
+    this.validationRule = options.validationRule ?? false;
+    this.installBehaviours(options);
     this.leadAssignmentOwner =
       options.leadAssignmentRule === false
         ? undefined
@@ -273,6 +289,14 @@ export class Emulator {
       this.server.keepAliveTimeout = options.keepAliveTimeoutMs;
     this.schema =
       options.validateSchema === false ? { missing: 'validation turned off' } : loadSchema();
+  }
+
+  /** The org behaviours that add objects or fields: sharing, person accounts, record types. */
+  private installBehaviours(options: EmulatorOptions): void {
+    installAccessObjects(this.org, options.limitedSharing ?? false);
+    if (options.personAccounts) installPersonAccounts(this.org);
+    if (options.recordTypes) installRecordTypes(this.org);
+    if (this.validationRule) installValidationRule(this.org);
   }
 
   /** Listens on loopback, on `port` (default 0: a free one the system picks). */
@@ -615,7 +639,12 @@ export class Emulator {
             { errorCode: 'NOT_FOUND', message: `The requested resource does not exist` },
           ]);
         }
-        reply(200, { name: object, label: object, fields: this.org.describe(object) });
+        reply(200, {
+          name: object,
+          label: object,
+          fields: this.org.describe(object),
+          ...recordTypeInfos(this.org, object),
+        });
       },
     },
     {
@@ -647,7 +676,14 @@ export class Emulator {
       path: /^\/sobjects\/(\w+)\/(\w+)$/,
       handle: ({ reply }, [, object = '', id = '']) => {
         const found = this.org.table(object).get(id);
-        if (!found || this.org.unreadableObjects.has(object)) return reply(404, ERRORS.notFound);
+        // A record sharing hides is not found: 404 ("verify that there are no sharing issues").
+        // https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/errorcodes.htm
+        if (
+          !found ||
+          this.org.unreadableObjects.has(object) ||
+          hiddenBySharing(this.org, object, found)
+        )
+          return reply(404, ERRORS.notFound);
         const readable = Object.entries(found).filter(
           ([name]) => name === 'Id' || this.org.access(object, name) !== 'none',
         );
@@ -979,13 +1015,26 @@ export class Emulator {
         ];
       }
     }
+    // Validation rules run before duplicate rules, as in Salesforce's order of execution.
+    // https://developer.salesforce.com/docs/atlas.en-us.apexcode.meta/apexcode/apex_triggers_order_of_execution.htm
+    const typed = withRecordType(this.org, object, values);
+    const refused = 'error' in typed ? typed.error : this.validates(object, values);
+    if (refused) {
+      const { statusCode, message, fields } = refused;
+      return [400, [{ message, errorCode: statusCode, fields }]];
+    }
     const duplicate = this.duplicateRules && !allowSave && duplicatesOf(this.org, object, values);
     if (duplicate) return [400, [duplicate]];
-    const id = this.org.insert(object, values);
+    const id = this.org.insert(object, 'values' in typed ? typed.values : values);
     const created = this.org.table(object).get(id);
     if (created) this.org.derive(object, created);
     this.assign(object, created, autoAssign);
     return [201, { id, success: true, errors: [] }];
+  }
+
+  /** The active validation rule's error on a create, if it fails. */
+  private validates(object: string, values: Record<string, unknown>) {
+    return this.validationRule ? failsValidation(object, values) : undefined;
   }
 
   /** Applies an update; returns the per-record error, if any. */
@@ -1015,6 +1064,7 @@ export class Emulator {
         fields: [] as string[],
       };
     }
+    if (hiddenBySharing(this.org, object, record)) return insufficientAccess(id);
     const injected = this.org.recordErrors.get(id);
     if (injected) return { ...injected, fields: [] as string[] };
     if (object === 'Lead' && record.IsConverted === true) {

@@ -4,6 +4,7 @@
 // way Salesforce does.
 import { createRequire } from 'node:module';
 import type { Org, SfRecord } from './org.ts';
+import { hiddenBySharing } from './sharing.ts';
 
 // soql-parser-js ships a UMD bundle: Node's ESM loader sees no named exports in it.
 const { parseQuery } = createRequire(import.meta.url)(
@@ -63,7 +64,11 @@ function resolve(
     if (!org.queryable(object, head) || (toolingOnly && !context.tooling)) {
       throw invalidField(soql, object, head);
     }
-    return record?.[head] ?? null;
+    // A record's boolean field is true or false, never null (IsPersonAccount of an Account
+    // inserted before person accounts were on, say).
+    // https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/primitive_data_types.htm
+    const unset = record && org.fields.get(object)?.get(head)?.type === 'boolean' ? false : null;
+    return record?.[head] ?? unset;
   }
   const relationship = org.relationship(object, head);
   if (!relationship) throw invalidField(soql, object, head);
@@ -351,7 +356,10 @@ function select(
     for (const column of columns) setPath(context, object, out, record, column);
     for (const sub of subqueries) {
       const children = [...org.table(sub.object).values()].filter(
-        (child) => child[sub.idField] === record.Id && child.IsDeleted !== true,
+        (child) =>
+          child[sub.idField] === record.Id &&
+          child.IsDeleted !== true &&
+          !hiddenBySharing(org, sub.object, child),
       );
       const rows = select(context, sub.object, children, sub.query);
       out[sub.name] =
@@ -397,6 +405,8 @@ export function runSoql(org: Org, soql: string, tooling = false, all = false): S
       `\n${soql}\nsObject type '${object}' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name.`,
     );
   }
-  const live = [...org.table(object).values()].filter((r) => all || r.IsDeleted !== true);
+  const live = [...org.table(object).values()].filter(
+    (r) => (all || r.IsDeleted !== true) && !hiddenBySharing(org, object, r),
+  );
   return select(context, object, live, parsed);
 }

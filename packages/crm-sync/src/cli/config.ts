@@ -6,9 +6,11 @@ import { readFile } from 'node:fs/promises';
 import { PURCHASE_INTENTS } from '@service/lookup-contract';
 import { z } from 'zod';
 import { CrmSyncError } from '../model/errors.js';
+import { crmObjects } from '../model/objects.js';
 import { defineFieldMappings, type FieldMapping } from '../plan/field-mappings.js';
 import { type ExportSettings, type Motion, motionActions, type SyncFacts } from '../plan/types.js';
 import type { BulkOptions } from '../salesforce/bulk/options.js';
+import type { CreateDefaultsByObject } from '../salesforce/write/create-defaults.js';
 import { CliError, EXIT } from './output.js';
 
 const intent = z.enum(PURCHASE_INTENTS);
@@ -89,6 +91,26 @@ const Config = z.strictObject({
       }),
     ])
     .optional(),
+  /** Per object, a record type and constant values for the records the sync creates. */
+  createDefaults: z
+    .partialRecord(
+      z.enum(crmObjects),
+      z.strictObject({
+        recordTypeId: z
+          .string()
+          .regex(/^012[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/, {
+            message: 'a record type id starts with 012 and has 15 or 18 characters',
+          })
+          .optional(),
+        fields: z
+          .record(
+            z.string().regex(/^\w+$/, { message: 'a field API name' }),
+            z.union([z.string(), z.number(), z.boolean()]),
+          )
+          .optional(),
+      }),
+    )
+    .optional(),
 });
 
 export interface SyncConfig {
@@ -102,6 +124,8 @@ export interface SyncConfig {
   readonly duplicateRules: 'respect' | 'allowSave';
   readonly workspace: string;
   readonly bulk: BulkOptions | false;
+  /** Record type and constant values of created records, per object (checked against describe). */
+  readonly createDefaults: CreateDefaultsByObject;
   /** `--request-timeout` from the config file, if set there. */
   readonly requestTimeoutSeconds: number | undefined;
 }
@@ -141,6 +165,7 @@ function parseConfig(value: unknown, source: string): SyncConfig {
     duplicateRules: rest.duplicateRules ?? 'respect',
     workspace: rest.workspace ?? 'default',
     bulk: (rest.bulk ?? {}) as BulkOptions | false,
+    createDefaults: (rest.createDefaults ?? {}) as CreateDefaultsByObject,
     requestTimeoutSeconds: rest.requestTimeoutSeconds,
   };
 }

@@ -9,6 +9,7 @@ import type { SyncPlan } from '../plan/types.js';
 import type { SalesforceConnection } from '../salesforce/connection/connection.js';
 import { fileJournal } from '../salesforce/state/journal.js';
 import { applyPlan } from '../salesforce/write/apply.js';
+import { checkCreateDefaults } from '../salesforce/write/create-defaults.js';
 import { budgetFor } from './api-budget.js';
 import type { SyncConfig } from './config.js';
 import {
@@ -68,6 +69,8 @@ export async function sync(
   const { config, dryRun } = options;
   const reserve =
     options.delta.apiReserve === undefined ? {} : { apiReserve: options.delta.apiReserve };
+  // A createDefaults the org cannot take stops the run before it reads anything.
+  if (connection) await checkCreateDefaults(connection, config.createDefaults);
   const observed = await observedCompanies(options.events, config.workspace, io);
   const read = await readCrmSource(connection, io, options.delta);
   const { source, plan } = await planFrom(connection, read, options, observed);
@@ -87,6 +90,7 @@ export async function sync(
     ...reserve,
     usageFresh: budget.budget !== undefined,
     bulk: config.bulk,
+    createDefaults: config.createDefaults,
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
   });

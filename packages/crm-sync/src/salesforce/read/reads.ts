@@ -19,6 +19,7 @@ import { type BulkOptions, DEFAULT_PAGE_SIZE, DEFAULT_READ_THRESHOLD } from '../
 import { type BulkReadOptions, readInBulk } from '../bulk/query.js';
 import type { SalesforceConnection } from '../connection/connection.js';
 import { SalesforceError } from '../errors.js';
+import { BUSINESS_ACCOUNTS, showsPersonAccounts } from './person-accounts.js';
 import { queryUriBound } from './query-uri.js';
 
 /** One page of a REST query's records. */
@@ -283,11 +284,22 @@ export async function readRecords<T = Record<string, unknown>>(
   } = options;
   const described = knownDropped ? undefined : await describeFields(connection, object);
   const dropped = knownDropped ? [...knownDropped] : hiddenColumns(object, query, described ?? []);
+  const names = described?.map((f) => f.name) ?? Object.keys(knownTypes ?? {});
+  // Person accounts are people, not companies: never read as one (person-accounts.ts).
+  const where =
+    object === 'Account' && showsPersonAccounts(names)
+      ? { where: [...(query.where ?? []), BUSINESS_ACCOUNTS] }
+      : {};
   const bulk = bulkOptions && { ...bulkOptions, fields: described ?? [] };
   const unreadable = new Set([...(query.unreadable ?? []), ...dropped]);
   const relationships = (query.children ?? []).map((c) => c.relationship);
   for (;;) {
-    const queries = buildQuery(object, { ...query, unreadable: [...unreadable], ...queryUriBound });
+    const queries = buildQuery(object, {
+      ...query,
+      ...where,
+      unreadable: [...unreadable],
+      ...queryUriBound,
+    });
     try {
       const records: T[] = [];
       for (const soql of queries) {

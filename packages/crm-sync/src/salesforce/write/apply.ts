@@ -12,16 +12,22 @@ import type { BulkOptions } from '../bulk/options.js';
 import type { SalesforceConnection } from '../connection/connection.js';
 import { type ApiUsage, SalesforceApiLimitError, SalesforceError } from '../errors.js';
 import { fieldsFor } from '../read/reads.js';
-import { type ApplyJournal, memoryJournal } from '../state/journal.js';
+import { type ApplyJournal, memoryJournal, stepKey } from '../state/journal.js';
 import { defaultReserve } from './budget.js';
 import { createInBulk } from './bulk-apply.js';
+import {
+  type CreateDefaultsByObject,
+  checkCreateDefaults,
+  withCreateDefaults,
+} from './create-defaults.js';
 import { applyCreate } from './creates.js';
 import { applyFeedPosts, ChatterLimitReached } from './feed-posts.js';
 import { type FieldFit, fitSteps } from './fit-values.js';
-import type { StepOutcome, StepStatus } from './outcomes.js';
+import type { RunState, StepOutcome, StepStatus } from './outcomes.js';
 import { RefusedFields } from './refusals.js';
 import { holdRefused, rememberRefusals } from './refused-before.js';
 import { applyUpdates } from './updates.js';
+import { RecordVisibility } from './visibility.js';
 
 export type { StepOutcome, StepStatus } from './outcomes.js';
 
@@ -77,6 +83,11 @@ export interface ApplyOptions {
    * creates. See `BulkOptions`.
    */
   readonly bulk?: BulkOptions | false;
+  /**
+   * Per object, a record type and constant field values every record the run creates gets (a
+   * value of the plan's own wins). Checked against describe before anything is written.
+   */
+  readonly createDefaults?: CreateDefaultsByObject;
 }
 
 /**
@@ -123,6 +134,24 @@ function withoutFields(step: PlanStep, omit: Map<CrmObject, Set<string>>): PlanS
     : { ...step, fields: Object.fromEntries(kept) };
 }
 
+/**
+ * The create steps of objects the user sees every record of; the others are failed here with the
+ * remedy (their duplicate check could not see the record they would duplicate). A create the
+ * journal knows was made by an earlier run is left to its phase, which reports it done.
+ */
+async function seenCreates(
+  connection: SalesforceConnection,
+  steps: readonly PlanStep[],
+  { outcomes, journal }: Pick<RunState, 'outcomes' | 'journal'>,
+): Promise<CreateStep[]> {
+  const creates = steps.filter((s): s is CreateStep => s.type === 'create');
+  const unknown = creates.filter((step) => journal.get(stepKey(step)) === undefined);
+  const refused = await new RecordVisibility(connection).refusals(unknown);
+  for (const [step, error] of refused)
+    outcomes.set(step, { step, status: 'failed', errors: [error] });
+  return creates.filter((step) => !refused.has(step));
+}
+
 function limitMessage(usage: ApiUsage | undefined): string {
   const used = usage
     ? `${usage.used} of ${usage.max} API calls used in the last 24 hours`
@@ -142,7 +171,8 @@ export async function applyPlan(
   const journal = options.journal ?? memoryJournal();
   const outcomes = new Map<PlanStep, StepOutcome>();
   const omit = omissions(options.omitFields ?? []);
-  const planned = plan.steps.map((step) => withoutFields(step, omit));
+  const defaults = options.createDefaults ?? {};
+  const planned = plan.steps.map((step) => withoutFields(withCreateDefaults(step, defaults), omit));
   const allowSave = options.duplicateRules === 'allowSave';
   const creating = { autoAssign: options.autoAssign !== false, allowSave };
   let total = planned.filter((s) => s.type !== 'skip').length;
@@ -161,6 +191,7 @@ export async function applyPlan(
   }
   if (connection === undefined)
     throw new SalesforceError('invalid_options', 'Only a dry run applies a plan without an org');
+  await checkCreateDefaults(connection, defaults);
 
   // Usage is read fresh once (a stored connection may carry yesterday's figure), then kept
   // current by the Sforce-Limit-Info header of every call.
@@ -187,21 +218,18 @@ export async function applyPlan(
       { journal, outcomes, guard, refused, bulk: options.bulk ?? {} },
       (n) => progress('update', n),
     );
+    const creates = await seenCreates(connection, steps, { outcomes, journal });
     if (options.bulk !== false) {
-      await createInBulk(
-        connection,
-        steps.filter((s): s is CreateStep => s.type === 'create'),
-        {
-          journal,
-          outcomes,
-          guard,
-          refused,
-          progress: (n) => progress('create', n),
-          options: options.bulk ?? {},
-          createdIds,
-          ...creating,
-        },
-      );
+      await createInBulk(connection, creates, {
+        journal,
+        outcomes,
+        guard,
+        refused,
+        progress: (n) => progress('create', n),
+        options: options.bulk ?? {},
+        createdIds,
+        ...creating,
+      });
     }
     for (const step of steps) {
       if (step.type !== 'create' || outcomes.has(step)) continue;

@@ -18,6 +18,7 @@ import { escapeSoqlString, packTerms } from '../../rest/soql.js';
 import { append, bulkJobKey, type IngestResult, type IngestRow, ingest } from '../bulk/ingest.js';
 import { type BulkOptions, DEFAULT_WRITE_THRESHOLD } from '../bulk/options.js';
 import type { SalesforceConnection } from '../connection/connection.js';
+import { businessOnly } from '../read/person-accounts.js';
 import { queryUriBound } from '../read/query-uri.js';
 import { queryAll } from '../read/reads.js';
 import { type ApplyJournal, stepKey } from '../state/journal.js';
@@ -258,12 +259,14 @@ async function findExistingMany(
 
 /**
  * The queries of the duplicate check of many creates: those of `object` whose `field` holds one
- * of `values` (a Website narrowed with LIKE), packed into as few as fit a GET URI.
+ * of `values` (a Website narrowed with LIKE), packed into as few as fit a GET URI;
+ * `businessOnly` (` AND IsPersonAccount = false`) leaves person accounts out.
  */
 export function duplicateCheckQueries(
   object: CrmObject,
   field: 'Email' | 'Website',
   values: readonly string[],
+  businessOnly = '',
 ): string[] {
   if (field === 'Email') {
     const emails = [...new Set(values)].map(escapeSoqlString);
@@ -273,7 +276,8 @@ export function duplicateCheckQueries(
   const likes = [...new Set(values)].map(
     (domain) => `Website LIKE ${escapeSoqlString(`%${domain.replace(/[%_]/g, '')}%`)}`,
   );
-  const compose = (conditions: string) => `SELECT Id, Website FROM ${object} WHERE ${conditions}`;
+  const compose = (conditions: string) =>
+    `SELECT Id, Website FROM ${object} WHERE ${businessOnly ? `(${conditions})${businessOnly}` : conditions}`;
   return packTerms(likes, ' OR ', compose, queryUriBound);
 }
 
@@ -303,7 +307,8 @@ async function websiteMatches(
 ): Promise<void> {
   const ids = new Map<string, string>();
   const domains = steps.map((s) => s.duplicateCheck.value);
-  for (const soql of duplicateCheckQueries(object, 'Website', domains)) {
+  const business = await businessOnly(connection);
+  for (const soql of duplicateCheckQueries(object, 'Website', domains, business)) {
     const rows = await queryAll<{ Id: string; Website: string | null }>(connection, soql);
     for (const r of rows) {
       const domain = r.Website ? registrableDomain(r.Website) : undefined;

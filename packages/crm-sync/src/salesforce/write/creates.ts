@@ -8,6 +8,7 @@ import type { CreateStep } from '../../plan/types.js';
 import { escapeSoqlString } from '../../rest/soql.js';
 import type { SalesforceConnection } from '../connection/connection.js';
 import { SalesforceError } from '../errors.js';
+import { businessOnly } from '../read/person-accounts.js';
 import { queryAll } from '../read/reads.js';
 import { stepKey } from '../state/journal.js';
 import { sendUnlessMade } from './lost-answers.js';
@@ -30,7 +31,7 @@ async function findExisting(
   // Websites are stored as URLs: narrow with LIKE, then compare registrable domains exactly.
   const rows = await queryAll<{ Id: string; Website: string | null }>(
     connection,
-    `SELECT Id, Website FROM ${object} WHERE Website LIKE ${escapeSoqlString(`%${value.replace(/[%_]/g, '')}%`)}`,
+    `SELECT Id, Website FROM ${object} WHERE Website LIKE ${escapeSoqlString(`%${value.replace(/[%_]/g, '')}%`)}${await businessOnly(connection)}`,
   );
   return rows.find((r) => r.Website && registrableDomain(r.Website) === value)?.Id;
 }

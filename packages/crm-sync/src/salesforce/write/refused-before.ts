@@ -7,6 +7,7 @@
 import type { PlanStep } from '../../plan/types.js';
 import { type ApplyJournal, refusalEntry, refusedBefore } from '../state/journal.js';
 import { DUPLICATES, type StepOutcome } from './outcomes.js';
+import { CANNOT_SEE_ALL } from './visibility.js';
 
 /**
  * Codes of failures that pass: the record may be written as it is on the next try.
@@ -21,6 +22,8 @@ const TRANSIENT = new Set([
   'UNKNOWN_EXCEPTION',
   'QUERY_TIMEOUT',
   'INVALID_SESSION_ID',
+  // The sync's own refusal, sent nothing: it lifts when the user is given View All (visibility.ts).
+  CANNOT_SEE_ALL,
 ]);
 
 /** Whether a failure with this code may pass on its own (an HTTP status stands for its code). */
