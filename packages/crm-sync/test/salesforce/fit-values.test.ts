@@ -226,7 +226,8 @@ describe('lengths, email addresses and restricted picklists', () => {
         leadCreate('m@doe.io', { Tier__c: 'Platinum' }),
         leadCreate('n@doe.io', { Tier__c: 'Gold' }),
       ]),
-      { bulk: false },
+      // The customer preset's validation rule asks a new Lead for an Industry.
+      { bulk: false, createDefaults: { Lead: { fields: { Industry: 'Other' } } } },
     );
     expect(result.counts.written).toBe(2);
     const tiers = result.outcomes.map(
