@@ -3,6 +3,22 @@ import { fileURLToPath } from 'node:url';
 
 export { LOGIN_ERROR } from './authorize.ts';
 export {
+  CUSTOMER_SYNC_CONFIG,
+  type CustomerFate,
+  type CustomerOrg,
+  type CustomerSubject,
+  customerOrg,
+  TRIGGER_REFUSES,
+} from './customer-org.ts';
+export { createdDuplicates } from './customer-org-duplicates.ts';
+export {
+  type CommandRun,
+  type CustomerOrgRun,
+  type RunCommand,
+  runCustomerOrg,
+  type SyncFigures,
+} from './customer-org-run.ts';
+export {
   customFieldDescribe,
   type FieldDescribe,
   Org,
