@@ -95,7 +95,7 @@ check(
   'the second sync sent again steps that failed the same way',
 );
 console.log(
-  `duplicates the sync created (records the standard matching rules match): ${run.createdDuplicates.length} groups (must be 0)${listed(run.createdDuplicates)}`,
+  `duplicates the sync created (records the standard matching rules match): ${run.createdDuplicates.length} groups, of ${run.duplicatesPlanted} look-alikes in the org (must be 0)${listed(run.createdDuplicates)}`,
 );
 check(
   run.createdDuplicates.length === 0,

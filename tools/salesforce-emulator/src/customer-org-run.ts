@@ -52,6 +52,8 @@ export interface CustomerOrgRun {
   readonly refusable: number;
   /** Those of them the org holds no record with the Service values for after the first sync. */
   readonly acceptedNotWritten: readonly string[];
+  /** Companies and people a record already in the org matches by name: creates to be refused. */
+  readonly duplicatesPlanted: number;
   /** Groups of records the standard duplicate rules match, one of them created by the sync. */
   readonly createdDuplicates: readonly string[];
   readonly syncs: readonly [SyncFigures, SyncFigures];
@@ -260,6 +262,7 @@ export async function runCustomerOrg(options: {
       refusable: scenario.subjects.filter((s) => s.fate === 'trigger' || s.fate === 'invalid-email')
         .length,
       acceptedNotWritten,
+      duplicatesPlanted: scenario.subjects.filter((s) => s.fate === 'duplicate').length,
       createdDuplicates: createdDuplicates(emulator.org, scenario.seeded),
       syncs: [first.figures, second.figures],
     };

@@ -110,8 +110,9 @@ function caseOf(i: number) {
     leadDuplicate: i % 60 === 3,
     accountDuplicate: i % 60 === 5,
     leadMatchesContact: i % 60 === 6,
-    triggerOnContact: i % 100 === 7,
-    triggerOnAccount: i % 100 === 8,
+    // Records the sync creates (7, 8) and records it updates (20, 12): a trigger refuses both.
+    triggerOnContact: i % 100 === 7 || i % 100 === 20,
+    triggerOnAccount: i % 100 === 8 || i % 100 === 12,
     invalidEmail: i % 100 === 9 || i % 100 === 10,
     secondPerson: i % 3 === 0,
   };
@@ -243,14 +244,14 @@ function subjectsOf(i: number): CustomerSubject[] {
   const c = caseOf(i);
   const company = companyOf(i);
   const created = !c.known && c.high;
-  const companyFate: CustomerFate = c.known
-    ? 'accepted'
-    : !created
-      ? 'none'
-      : c.accountDuplicate
-        ? 'duplicate'
-        : c.triggerOnAccount
-          ? 'trigger'
+  const companyFate: CustomerFate = c.triggerOnAccount
+    ? 'trigger'
+    : c.known
+      ? 'accepted'
+      : !created
+        ? 'none'
+        : c.accountDuplicate
+          ? 'duplicate'
           : 'accepted';
   const subjects: CustomerSubject[] = [
     { object: 'Account', key: company.domain, fate: companyFate },
@@ -265,7 +266,7 @@ function subjectsOf(i: number): CustomerSubject[] {
     else if (first && (c.contactDuplicate || c.leadDuplicate || c.leadMatchesContact))
       fate = 'duplicate';
     else if (first && c.triggerOnContact) fate = 'trigger';
-    else if (contact && companyFate !== 'accepted') fate = 'follows-company';
+    else if (contact && !c.known && companyFate !== 'accepted') fate = 'follows-company';
     subjects.push({ object: contact ? 'Contact' : 'Lead', key: person.email.toLowerCase(), fate });
   }
   return subjects;
