@@ -63,7 +63,7 @@ function printSync(label: string, sync: SyncFigures) {
   );
   check(
     sync.code === 0 || sync.code === 4,
-    `${label} exited ${sync.code}: ${sync.stderr.slice(0, 300)}`,
+    `${label} exited ${sync.code}: ${sync.output.slice(0, 300)}`,
   );
   check(
     sync.lostToAddressOrLength.length === 0,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CUSTOMER_SYNC_CONFIG, type CustomerOrg, customerOrg } from './customer-org.ts';
-import { createdDuplicates } from './customer-org-duplicates.ts';
+import { createdDuplicates, websiteHost } from './customer-org-duplicates.ts';
 import { presetOptions } from './presets.ts';
 import { toNdjson } from './seed-events.ts';
 import { type Emulator, type EmulatorOptions, startEmulator } from './server.ts';
@@ -26,7 +26,8 @@ export type RunCommand = (args: readonly string[], home: string) => Promise<Comm
 /** One `sync` of the run. */
 export interface SyncFigures {
   readonly code: number | null;
-  readonly stderr: string;
+  /** What the command printed on stderr, and on stdout when it printed no report. */
+  readonly output: string;
   readonly seconds: number;
   /** Requests the org received during the sync. */
   readonly calls: number;
@@ -70,18 +71,10 @@ interface Outcome {
   };
 }
 
-/** A website's host as a domain: no scheme, no `www.`, no path. */
-const domainOf = (url: unknown) =>
-  String(url ?? '')
-    .toLowerCase()
-    .replace(/^[a-z]+:\/\//, '')
-    .replace(/^www\./, '')
-    .replace(/[/?#].*$/, '');
-
 /** The record a write sent: `Object:id` for an update, `Object:domain|email` for a create. */
 function sentKey(object: string, values: Record<string, unknown>): string {
   if (values.Id) return `${object}:${values.Id}`;
-  if (object === 'Account') return `Account:${domainOf(values.Website)}`;
+  if (object === 'Account') return `Account:${websiteHost(values.Website)}`;
   return `${object}:${String(values.Email ?? '').toLowerCase()}`;
 }
 
@@ -157,18 +150,18 @@ interface Report {
   readonly outcomes: readonly Outcome[];
 }
 
-/** The command's JSON report (its last line that is a JSON object); empty when it printed none. */
-function reportOf(stdout: string): Report {
+/** The command's JSON report (its last line that is a JSON object); undefined when it printed none. */
+function reportOf(stdout: string): Report | undefined {
   const line = stdout
     .trim()
     .split('\n')
     .reverse()
     .find((l) => l.startsWith('{'));
   try {
-    const report = JSON.parse(line ?? '{}') as Partial<Report>;
+    const report = JSON.parse(line ?? '') as Partial<Report>;
     return { counts: report.counts ?? {}, outcomes: report.outcomes ?? [] };
   } catch {
-    return { counts: {}, outcomes: [] };
+    return undefined;
   }
 }
 
@@ -179,7 +172,7 @@ function notWritten(emulator: Emulator, scenario: CustomerOrg): string[] {
     for (const r of emulator.org.table(object).values())
       if (r.ServiceSessions__c != null)
         held.add(
-          `${object} ${object === 'Account' ? domainOf(r.Website) : String(r.Email).toLowerCase()}`,
+          `${object} ${object === 'Account' ? websiteHost(r.Website) : String(r.Email).toLowerCase()}`,
         );
   return scenario.subjects
     .filter((s) => s.fate === 'accepted')
@@ -215,10 +208,11 @@ async function sync(
   const start = performance.now();
   const result = await run(files.args, files.home);
   const seconds = (performance.now() - start) / 1000;
-  const { counts, outcomes } = reportOf(result.stdout);
+  const report = reportOf(result.stdout);
+  const { counts, outcomes } = report ?? { counts: {}, outcomes: [] };
   const figures: SyncFigures = {
     code: result.code,
-    stderr: result.stderr,
+    output: `${result.stderr}${report ? '' : result.stdout}`,
     seconds,
     calls: emulator.requests.length - from,
     counts,

@@ -9,7 +9,7 @@ import type { Org } from './org.ts';
 /**
  * What the org should do with a subject (a company's Account, a person's Contact or Lead):
  * `accepted`, it holds the Service values after the sync; `duplicate`, a record there already
- * matches it by name, so its create is refused; `trigger`, the customer's trigger refuses it;
+ * matches it by name and company, so the duplicate rules refuse its create; `trigger`, the customer's trigger refuses it;
  * `invalid-email`, its email is malformed (Salesforce may refuse it); `follows-company`, its
  * Contact hangs on an Account the org refuses; `none`, nothing is written for it (no setting or
  * motion creates it).
@@ -108,7 +108,7 @@ function caseOf(i: number) {
     leadByEmail: r === 4,
     contactDuplicate: i % 60 === 2,
     leadDuplicate: i % 60 === 3,
-    accountDuplicate: i % 60 === 5,
+    accountLookAlike: i % 60 === 5,
     leadMatchesContact: i % 60 === 6,
     // Records the sync creates (7, 8) and records it updates (20, 12): a trigger refuses both.
     triggerOnContact: i % 100 === 7 || i % 100 === 20,
@@ -206,7 +206,9 @@ function seedCompany(org: Org, i: number, otherOwner: string, seeded: Set<string
       Website: `https://www.${company.domain}`,
       ...owner,
     });
-  if (c.accountDuplicate)
+  // The same name on another website: no duplicate for the standard account rule (a name and a
+  // website or billing address), so the sync's create of the company's Account stands.
+  if (c.accountLookAlike)
     add('Account', {
       Name: company.name.toUpperCase(),
       Website: `https://${company.stem}-group.com`,
@@ -248,11 +250,9 @@ function subjectsOf(i: number): CustomerSubject[] {
     ? 'trigger'
     : c.known
       ? 'accepted'
-      : !created
-        ? 'none'
-        : c.accountDuplicate
-          ? 'duplicate'
-          : 'accepted';
+      : created
+        ? 'accepted'
+        : 'none';
   const subjects: CustomerSubject[] = [
     { object: 'Account', key: company.domain, fate: companyFate },
   ];
