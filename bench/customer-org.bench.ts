@@ -3,8 +3,9 @@
 // every behaviour of the `customer` preset (`presetOptions('customer')`: duplicate rules, State
 // and Country picklists, field lengths, email checks, a throwing trigger, sharing... as far as the
 // emulator has them). The org is seeded as a customer's (runCustomerOrg in
-// @service/salesforce-emulator): Accounts, Contacts and Leads, some owned by another user, some
-// that the events' companies and people duplicate by name rather than by website or email; the
+// @service/salesforce-emulator): Accounts, Contacts and Leads, some owned by another user, people
+// the events duplicate by name and company rather than by email (creates the standard duplicate
+// rules refuse), Accounts of a company's name on another website (no duplicate for them); the
 // events, for CUSTOMER_ORG_COMPANIES companies (default 5,000) with one or two people each, carry
 // countries as `GB` and as `United Kingdom`, US and Canadian states, names over 40 characters,
 // emojis, a few malformed emails and a few records the org's trigger refuses (`[trigger-refuses]`).

@@ -56,7 +56,7 @@ export const CUSTOMER_SYNC_CONFIG = {
 } as const;
 
 /** The text a customer's trigger refuses in an Account Name or a Contact LastName. */
-export const TRIGGER_REFUSES = '[trigger-refuses]';
+const TRIGGER_REFUSES = '[trigger-refuses]';
 
 const FIRST_NAMES = ['Ann', 'Bruno', 'Chloé', 'Dev', 'Elif', 'Femi', 'Greta', 'Hiro', 'Ines'];
 const SUFFIXES = ['Ltd', 'Inc.', 'GmbH', 'SAS', 'LLC'];

@@ -8,7 +8,6 @@ export {
   type CustomerOrg,
   type CustomerSubject,
   customerOrg,
-  TRIGGER_REFUSES,
 } from './customer-org.ts';
 export { createdDuplicates } from './customer-org-duplicates.ts';
 export {
