@@ -21,6 +21,8 @@ export const processTests = [
   'test/salesforce/cli-refresh-refused.test.ts',
   'test/salesforce/cli-secrets.test.ts',
   'test/salesforce/cli.test.ts',
+  // Issue 37's customer-org run at 150 companies: the built command, two syncs.
+  'test/salesforce/customer-org.test.ts',
   'test/salesforce/e2e.test.ts',
   'test/salesforce/events-file.test.ts',
   'test/salesforce/import-order.test.ts',

@@ -7,6 +7,21 @@ export type { BulkAnswer, BulkApi, Job, JobState } from './bulk.ts';
 export { type HandMadeField, seedCustomField } from './custom-field-metadata.ts';
 export type { Schema } from './metadata.ts';
 export {
+  CUSTOMER_SYNC_CONFIG,
+  type CustomerFate,
+  type CustomerOrg,
+  type CustomerSubject,
+  customerOrg,
+} from './customer-org.ts';
+export { createdDuplicates } from './customer-org-duplicates.ts';
+export {
+  type CommandRun,
+  type CustomerOrgRun,
+  type RunCommand,
+  runCustomerOrg,
+  type SyncFigures,
+} from './customer-org-run.ts';
+export {
   customFieldDescribe,
   type FieldDescribe,
   type FieldType,
