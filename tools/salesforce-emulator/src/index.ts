@@ -5,7 +5,6 @@ export type { ApiDisabled } from './api-disabled.ts';
 export { LOGIN_ERROR } from './authorize.ts';
 export type { BulkAnswer, BulkApi, Job, JobState } from './bulk.ts';
 export { type HandMadeField, seedCustomField } from './custom-field-metadata.ts';
-export type { Schema } from './metadata.ts';
 export {
   CUSTOMER_SYNC_CONFIG,
   type CustomerFate,
@@ -21,6 +20,7 @@ export {
   runCustomerOrg,
   type SyncFigures,
 } from './customer-org-run.ts';
+export type { Schema } from './metadata.ts';
 export {
   customFieldDescribe,
   type FieldDescribe,

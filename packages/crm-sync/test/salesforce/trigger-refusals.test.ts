@@ -156,8 +156,8 @@ describe('a chunk a trigger refuses whole', () => {
     const calls = emulator.count('PATCH', /\/composite\/sobjects$/);
     const result = await applyPlan(connectTo(emulator), planOf(steps), { bulk: false });
     expect(result.counts).toMatchObject({ written: 0, failed: 200 });
-    // The first call and at most the chunk's split allowance (4 x 8).
-    expect(emulator.count('PATCH', /\/composite\/sobjects$/) - calls).toBeLessThanOrEqual(1 + 32);
+    // The first call and at most the chunk's split allowance (16 x 8).
+    expect(emulator.count('PATCH', /\/composite\/sobjects$/) - calls).toBeLessThanOrEqual(1 + 128);
     expect(sessions(emulator, accounts).every((v) => v === undefined || v === null)).toBe(true);
   });
 });

@@ -105,11 +105,13 @@ export function estimateWriteCalls(
 
 /**
  * The extra calls splitting one refused chunk of `records` may cost (chunk-splits.ts): enough
- * to isolate two refusing records (a halving of 200 is log2(200) < 8 levels of two calls), so an
- * org whose trigger refuses everything costs a bounded share, not twice the records in calls.
+ * to isolate eight refusing records (a halving of 200 is log2(200) < 8 levels of two calls). A
+ * customer org's run of 5,000 companies put three or four in one call, and 32 calls (two) left
+ * records unwritten that the org accepts; an org whose trigger refuses everything still costs a
+ * bounded share (129 calls per 200), not twice the records in calls.
  */
 export function splitAllowance(records: number): number {
-  return 4 * Math.ceil(Math.log2(Math.max(2, records)));
+  return 16 * Math.ceil(Math.log2(Math.max(2, records)));
 }
 
 /** The reserve a run keeps by default: 2% of the daily allocation, at least 50 calls. */
