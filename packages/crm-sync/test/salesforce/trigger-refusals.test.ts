@@ -87,6 +87,21 @@ describe('a chunk a trigger refuses whole', () => {
     expect(emulator.count('PATCH', /\/composite\/sobjects$/)).toBeLessThanOrEqual(1 + 2 * 8);
   });
 
+  it('isolates six refusing records of one call: a split call that writes records pays for itself', async () => {
+    const { emulator } = rest;
+    const refusing = [3, 41, 77, 118, 150, 196];
+    const { accounts, steps } = accountsWithOneRefused(emulator, 200, refusing[0] ?? 0);
+    for (const i of refusing) {
+      const record = emulator.org.table('Account').get(accounts[i] ?? '');
+      if (record) record.Name = `Company ${i} ${TRIGGER_REFUSES}`;
+    }
+    const result = await applyPlan(connectTo(emulator), planOf(steps), { bulk: false });
+    // A fixed allowance of 32 calls isolated two: the others stayed failed with the trigger's error.
+    expect(result.counts).toMatchObject({ written: 194, failed: 6, pending: 0 });
+    const failed = result.outcomes.filter((o) => o.status === 'failed').map((o) => o.step);
+    expect(failed).toEqual(refusing.map((i) => steps[i]));
+  });
+
   it('through Bulk API: the refused chunk of the job is sent again in composite calls and split', async () => {
     const { emulator } = bulk;
     const { accounts, steps } = accountsWithOneRefused(emulator, 260, 40);
@@ -156,8 +171,8 @@ describe('a chunk a trigger refuses whole', () => {
     const calls = emulator.count('PATCH', /\/composite\/sobjects$/);
     const result = await applyPlan(connectTo(emulator), planOf(steps), { bulk: false });
     expect(result.counts).toMatchObject({ written: 0, failed: 200 });
-    // The first call and at most the chunk's split allowance (16 x 8).
-    expect(emulator.count('PATCH', /\/composite\/sobjects$/) - calls).toBeLessThanOrEqual(1 + 128);
+    // The first call and at most the chunk's split allowance (8 x 8): no split call writes.
+    expect(emulator.count('PATCH', /\/composite\/sobjects$/) - calls).toBeLessThanOrEqual(1 + 64);
     expect(sessions(emulator, accounts).every((v) => v === undefined || v === null)).toBe(true);
   });
 });

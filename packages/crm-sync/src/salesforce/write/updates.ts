@@ -78,14 +78,16 @@ type BatchRun = RunState & {
 /**
  * One composite batch of updates, recorded in flight before it is sent and written after. The
  * records of an object the org's own code refused whole are sent again in halves (each call
- * checked against the API reserve, within the chunk's split allowance) until the refusing
- * ones are alone.
+ * checked against the API reserve) until the refusing ones are alone. A split that writes
+ * records costs nothing against the chunk's split allowance, which bounds only the splits that
+ * write nothing, so an org that refuses every record costs a few calls, not one per record.
+ * Returns how many records this call wrote.
  */
 async function updateBatch(
   connection: SalesforceConnection,
   batch: UpdateStep[],
   run: BatchRun,
-): Promise<void> {
+): Promise<number> {
   const { journal, outcomes, refused } = run;
   await journal.record(Object.fromEntries(batch.map((s) => [inFlightKey(stepKey(s)), s.id])));
   const { results, omitted } = await updateWithoutRefused(connection, batch, refused);
@@ -126,9 +128,12 @@ async function updateBatch(
       }
       run.splits.left -= 1;
       await run.guard();
-      await updateBatch(connection, half, run);
+      // A half that wrote records gives back its call and its twin's: only a split whose halves
+      // both refuse draws on the allowance, which a chunk with k refusing records does k-1 times.
+      if ((await updateBatch(connection, half, run)) > 0) run.splits.left += 2;
     }
   }
+  return Object.keys(written).length;
 }
 
 /** Sends the update steps not done yet, in Bulk API jobs or composite batches. */
