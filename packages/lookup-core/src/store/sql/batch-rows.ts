@@ -53,10 +53,15 @@ const BATCH_COLUMNS: ReadonlyArray<readonly [string, string]> = [
 /** Every stored column of an event, in the order of `BATCH`. */
 export const EVENT_COLUMNS = BATCH_COLUMNS.map(([column]) => column).join(', ');
 
-/** Events sent as one array per column (`$1`...), turned back into rows. */
-export const BATCH = `SELECT * FROM unnest(${BATCH_COLUMNS.map(
-  ([, type], i) => `$${i + 1}::${type}[]`,
-).join(', ')}) AS r(${EVENT_COLUMNS})`;
+/**
+ * Events sent as one array per column (`$1`...), turned back into rows: one `unnest` per column in
+ * the select list, which PostgreSQL steps through together, row by row. The multi-argument
+ * `unnest(...)` in FROM first copied every column into a tuple store of its own: 0.44 s against
+ * 0.25 s for 100,000 events, arrays parsed included (docs/design/2026-11-29-lookup-at-the-limit.md).
+ */
+export const BATCH = `SELECT ${BATCH_COLUMNS.map(
+  ([column, type], i) => `unnest($${i + 1}::${type}[]) AS ${column}`,
+).join(', ')}`;
 
 /** What ingest compares and groups a version of an event by (also as read back from the store). */
 export interface EventVersion {
