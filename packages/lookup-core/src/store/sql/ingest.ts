@@ -337,8 +337,9 @@ class IngestRun {
   private hold(line: number, raw: unknown, key: string, event: BatchRow, first?: Pending) {
     // An exact repeat changes nothing, and need not end the batch.
     // `repeats` is made only for the rare event that has some: one array less per event.
-    if (first !== undefined) (first.repeats ??= []).push({ line, raw });
-    else this.batch.set(key, { line, raw, event });
+    if (first === undefined) this.batch.set(key, { line, raw, event });
+    else if (first.repeats === undefined) first.repeats = [{ line, raw }];
+    else first.repeats.push({ line, raw });
     this.batchLines++;
     this.batchChars += typeof raw === 'string' ? raw.length : 0;
     return this.batchLines >= this.batchLimit || this.batchChars >= MAX_BATCH_INPUT_CHARS
@@ -408,7 +409,8 @@ class IngestRun {
     // Checked writes go on until a batch turns out to be all new (a file ingested again, say).
     this.expectFresh = counts.ingested === items.length;
     progress.ingested += counts.ingested;
-    progress.unchanged += counts.unchanged + items.reduce((n, i) => n + (i.repeats?.length ?? 0), 0);
+    progress.unchanged +=
+      counts.unchanged + items.reduce((n, i) => n + (i.repeats?.length ?? 0), 0);
     progress.replaced += counts.replaced;
     if (counts.notices.length > 0) options.onCommitted?.(counts.notices);
     options.onProgress?.({ ...progress });
