@@ -162,19 +162,27 @@ class BackendCpu {
     this.#title = ` ${database} `;
     this.#timer = setInterval(() => this.sample(), BackendCpu.SAMPLE_MS);
   }
+  /** Processes that are not PostgreSQL's: never read again (a backend is forked anew, new pid). */
+  readonly #others = new Set<string>();
   sample(): void {
-    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      if (!this.#latest.has(pid)) {
-        let title: string;
-        try {
-          title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        } catch {
-          continue;
-        }
-        if (!title.startsWith('postgres:') || !title.includes(this.#title)) continue;
-      }
+    for (const pid of readdirSync('/proc')) {
+      if (this.#others.has(pid) || !/^\d+$/.test(pid)) continue;
+      if (!this.#latest.has(pid) && !this.#serves(pid)) continue;
       const ticks = processTicks(pid);
       if (ticks !== undefined) this.#latest.set(pid, ticks);
+    }
+  }
+  /** Whether `pid` is a backend of the database (a backend still starting is asked again). */
+  #serves(pid: string): boolean {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8') !== 'postgres\n') {
+        this.#others.add(pid);
+        return false;
+      }
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return title.startsWith('postgres:') && title.includes(this.#title);
+    } catch {
+      return false; // ended since the listing
     }
   }
   /** Stops sampling; answers the CPU seconds seen, undefined when no backend was (a remote server). */
