@@ -2,12 +2,14 @@
 // start to exit, computed from the events the store holds afterwards (read back), at 100,000 and
 // 1,000,000 sessions. Targets: >= 20,000/s embedded, >= 50,000/s PostgreSQL at 1M.
 // Sizes: INGEST_BENCH_SESSIONS=100000,1000000 (default); stores: INGEST_BENCH_STORES=embedded,postgres.
-// Each run also prints the CPU the command and the database (a local server, read from /proc)
-// spent per event, and the rate the machine's cores would allow at that cost.
+// Each run also prints the CPU per event of the command (its process, threads included; the
+// embedded store's database runs inside it) and of PostgreSQL (the backends serving the bench's
+// database on a local server, sampled from /proc while the command runs), and the rate the
+// machine's cores would allow at that cost.
 // INGEST_BENCH_PROFILE=1 also profiles the command (node --cpu-prof) and prints where its time went.
 // INGEST_BENCH_BASELINE=/path/to/other/dist/cli.js runs that build too, on the same file right after,
 // and prints its figure and the ratio (the machine is shared: compare within one run).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -131,35 +133,73 @@ const statTicks = (stat: string): number[] =>
     .split(' ')
     .slice(11, 15)
     .map(Number);
-/** CPU seconds of this process's waited-for children (the ingest command, once spawnSync returns). */
+/** CPU seconds of this process's waited-for children (the ingest command, once it has exited). */
 function childrenCpuSeconds(): number {
   const [, , cutime = 0, cstime = 0] = statTicks(readFileSync('/proc/self/stat', 'utf8'));
   return (cutime + cstime) / TICKS;
 }
-/**
- * CPU seconds of every PostgreSQL process on this machine, ended backends included (they count in
- * the postmaster's children); undefined when none is visible (a server elsewhere).
- */
-function postgresCpuSeconds(): number | undefined {
-  let ticks = 0;
-  let seen = false;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // ended since the listing
-    }
-    if (!stat.includes('(postgres)')) continue;
-    seen = true;
-    for (const t of statTicks(stat)) ticks += t;
+/** The CPU ticks of a process, or undefined once it has ended. */
+function processTicks(pid: string): number | undefined {
+  try {
+    return statTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')).reduce((a, b) => a + b, 0);
+  } catch {
+    return undefined; // ended since the listing
   }
-  return seen ? ticks / TICKS : undefined;
+}
+/**
+ * The CPU of the PostgreSQL backends serving one database (a local server's, found by the title
+ * each backend gives itself: `postgres: ... USER DATABASE HOST(PORT) STATE`), sampled while the
+ * command runs: a backend's CPU is gone from /proc once it ends, and other engineers' backends
+ * (and the server's own writers) on this shared machine are not the bench's. What a backend spent
+ * after the last sample (at most `SAMPLE_MS` of its life) is missed.
+ */
+class BackendCpu {
+  static readonly SAMPLE_MS = 20;
+  readonly #latest = new Map<string, number>();
+  readonly #title: string;
+  readonly #timer: NodeJS.Timeout;
+  constructor(database: string) {
+    this.#title = ` ${database} `;
+    this.#timer = setInterval(() => this.sample(), BackendCpu.SAMPLE_MS);
+  }
+  /** Processes that are not PostgreSQL's: never read again (a backend is forked anew, new pid). */
+  readonly #others = new Set<string>();
+  sample(): void {
+    for (const pid of readdirSync('/proc')) {
+      if (this.#others.has(pid) || !/^\d+$/.test(pid)) continue;
+      if (!this.#latest.has(pid) && !this.#serves(pid)) continue;
+      const ticks = processTicks(pid);
+      if (ticks !== undefined) this.#latest.set(pid, ticks);
+    }
+  }
+  /** Whether `pid` is a backend of the database (a backend still starting is asked again). */
+  #serves(pid: string): boolean {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8') !== 'postgres\n') {
+        this.#others.add(pid);
+        return false;
+      }
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return title.startsWith('postgres:') && title.includes(this.#title);
+    } catch {
+      return false; // ended since the listing
+    }
+  }
+  /** Stops sampling; answers the CPU seconds seen, undefined when no backend was (a remote server). */
+  stop(): number | undefined {
+    clearInterval(this.#timer);
+    if (this.#latest.size === 0) return undefined;
+    let ticks = 0;
+    for (const t of this.#latest.values()) ticks += t;
+    return ticks / TICKS;
+  }
 }
 const perEvent = (seconds: number, events: number) => `${((seconds / events) * 1e6).toFixed(1)} µs`;
 
 interface Target {
   flags: string[];
+  /** The PostgreSQL database ingested into (its backends' CPU is the database's). */
+  database?: string;
   open(): Promise<LookupStore>;
   drop(): Promise<void>;
 }
@@ -190,12 +230,26 @@ async function postgres(): Promise<Target> {
   if (database.missing !== undefined) throw new Error(database.missing);
   return {
     flags: ['--database-url', database.url],
+    database: new URL(database.url).pathname.slice(1),
     open: () => openPostgresStore({ connectionString: database.url }),
     drop: () => database.drop(),
   };
 }
 
 const failures: string[] = [];
+
+/** Runs node with `args` to its exit, sampling meanwhile; answers its exit code and error output. */
+function runCommand(args: string[]): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ status: null, stderr: String(error) }));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+}
 
 /** Runs `cli ingest FILE` into a fresh store; prints and answers its events/s (undefined on failure). */
 async function measure(
@@ -215,17 +269,15 @@ async function measure(
   try {
     const profileDir = join(dir, `profile-${label}-${store}-${size}`);
     const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const databaseBefore = store === 'postgres' ? postgresCpuSeconds() : undefined;
+    const backends = target.database === undefined ? undefined : new BackendCpu(target.database);
     const nodeBefore = childrenCpuSeconds();
     const started = performance.now();
-    const run = spawnSync(process.execPath, [...profiling, cli, 'ingest', file, ...target.flags], {
-      encoding: 'utf8',
-    });
+    const run = await runCommand([...profiling, cli, 'ingest', file, ...target.flags]);
     const seconds = (performance.now() - started) / 1000;
     const nodeCpu = childrenCpuSeconds() - nodeBefore;
-    const databaseAfter = databaseBefore === undefined ? undefined : postgresCpuSeconds();
+    const databaseCpu = backends?.stop();
     if (run.status !== 0) {
-      failures.push(`${label} at ${size}: ingest exited ${run.status}: ${run.stderr || run.error}`);
+      failures.push(`${label} at ${size}: ingest exited ${run.status}: ${run.stderr}`);
       return undefined;
     }
     const stored = await storedSessions(target);
@@ -237,17 +289,13 @@ async function measure(
     );
     // What bounds the rate: CPU per event of the command and of the database, against the cores
     // both share (the command's threads and the database's backend all run on this machine).
-    const databaseCpu =
-      databaseBefore === undefined || databaseAfter === undefined
-        ? undefined
-        : databaseAfter - databaseBefore;
     const cores = availableParallelism();
     const cpu = nodeCpu + (databaseCpu ?? 0);
     console.log(
-      `  CPU: command ${nodeCpu.toFixed(1)} s (${perEvent(nodeCpu, stored)}/event)${
+      `  CPU: command${target.database === undefined ? ' (its database in-process)' : ''} ${nodeCpu.toFixed(1)} s (${perEvent(nodeCpu, stored)}/event)${
         databaseCpu === undefined
           ? ''
-          : `, database ${databaseCpu.toFixed(1)} s (${perEvent(databaseCpu, stored)}/event)`
+          : `, database backends ${databaseCpu.toFixed(1)} s (${perEvent(databaseCpu, stored)}/event)`
       }; ${(cpu / seconds).toFixed(2)} of ${cores} cores busy; all ${cores} busy would allow ${Math.round(
         (cores * stored) / cpu,
       ).toLocaleString('en')} events/s`,

@@ -169,7 +169,7 @@ interface Pending {
   raw: unknown;
   event: BatchRow;
   /** Later lines of the batch with the same id and content: unchanged once this one is stored. */
-  repeats: Array<{ line: number; raw: unknown }>;
+  repeats?: Array<{ line: number; raw: unknown }>;
 }
 
 /**
@@ -336,8 +336,10 @@ class IngestRun {
   /** Holds an event in the batch (`first`: the same id and content already held); may flush. */
   private hold(line: number, raw: unknown, key: string, event: BatchRow, first?: Pending) {
     // An exact repeat changes nothing, and need not end the batch.
-    if (first !== undefined) first.repeats.push({ line, raw });
-    else this.batch.set(key, { line, raw, event, repeats: [] });
+    // `repeats` is made only for the rare event that has some: one array less per event.
+    if (first === undefined) this.batch.set(key, { line, raw, event });
+    else if (first.repeats === undefined) first.repeats = [{ line, raw }];
+    else first.repeats.push({ line, raw });
     this.batchLines++;
     this.batchChars += typeof raw === 'string' ? raw.length : 0;
     return this.batchLines >= this.batchLimit || this.batchChars >= MAX_BATCH_INPUT_CHARS
@@ -392,7 +394,7 @@ class IngestRun {
     const [only] = items;
     if (items.length === 1 && only) {
       // A repeat has the same content, so the database refuses it for the same reason.
-      for (const { line, raw } of [only, ...only.repeats])
+      for (const { line, raw } of [only, ...(only.repeats ?? [])])
         await this.reject(line, refusalReason(error), raw);
       return;
     }
@@ -407,7 +409,8 @@ class IngestRun {
     // Checked writes go on until a batch turns out to be all new (a file ingested again, say).
     this.expectFresh = counts.ingested === items.length;
     progress.ingested += counts.ingested;
-    progress.unchanged += counts.unchanged + items.reduce((n, i) => n + i.repeats.length, 0);
+    progress.unchanged +=
+      counts.unchanged + items.reduce((n, i) => n + (i.repeats?.length ?? 0), 0);
     progress.replaced += counts.replaced;
     if (counts.notices.length > 0) options.onCommitted?.(counts.notices);
     options.onProgress?.({ ...progress });
