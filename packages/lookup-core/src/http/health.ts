@@ -59,8 +59,9 @@ async function metrics(
 /** `listener`, answering GET and HEAD on `/healthz`, `/readyz` and (with `metrics`) `/metrics` first. */
 export function withOperationsRoutes(listener: Listener, routes: OperationsRoutes): Listener {
   return (request, response) => {
-    const path = (request.url ?? '').split('?', 1)[0];
+    // The method first: a lookup (POST) goes on without its URL being split.
     if (request.method !== 'GET' && request.method !== 'HEAD') return listener(request, response);
+    const path = (request.url ?? '').split('?', 1)[0];
     const failed = () => {
       if (!response.headersSent)
         send(request, response, 500, HEADERS, '{"error":"Internal server error"}');

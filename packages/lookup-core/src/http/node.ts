@@ -34,7 +34,8 @@ export type NodeRequest = IncomingMessage & {
 /** The lookup as a `(req, res)` listener for `node:http`, Express, Fastify (raw) and the like. */
 export type NodeListener = (req: NodeRequest, res: ServerResponse) => Promise<void>;
 
-const NO_BODY = new Set(['GET', 'HEAD']);
+/** Methods whose requests carry no body (compared, not looked up in a set, on every request). */
+const noBody = (method: string) => method === 'GET' || method === 'HEAD';
 
 /**
  * A header as Fetch's `Headers.get` gives it: every field of that name, joined with `, `. Read from
@@ -139,7 +140,7 @@ function toCoreRequest(req: NodeRequest, timeoutMs: number): NodeCoreRequest {
     // A pre-parsed body's Content-Length described the raw body, not the one handed on.
     header: (name) => (parsed && name === 'content-length' ? undefined : headerOf(req, name)),
     body: (limit) => {
-      if (NO_BODY.has(method)) return new Uint8Array(0);
+      if (noBody(method)) return new Uint8Array(0);
       if (parsed) return parsedBody(req.body, limit);
       const arrived = arrivedBody(req, limit);
       if (arrived === undefined) return collectBody(req, limit, timeoutMs);
@@ -232,7 +233,7 @@ async function answerOfFetch(
   const parsed = req.body !== undefined;
   // A pre-parsed body's Content-Length described the raw body, not the one handed on.
   if (parsed) headers.delete('content-length');
-  const body = NO_BODY.has(method)
+  const body = noBody(method)
     ? null
     : parsed
       ? parsedBody(req.body, Number.POSITIVE_INFINITY)
