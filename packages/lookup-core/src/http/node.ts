@@ -142,10 +142,15 @@ function toCoreRequest(req: NodeRequest, timeoutMs: number): NodeCoreRequest {
     body: (limit) => {
       if (noBody(method)) return new Uint8Array(0);
       if (parsed) return parsedBody(req.body, limit);
-      const arrived = arrivedBody(req, limit);
-      if (arrived === undefined) return collectBody(req, limit, timeoutMs);
-      request.bodyRead = true;
-      return arrived;
+      const taken = () => {
+        const arrived = arrivedBody(req, limit);
+        if (arrived !== undefined) request.bodyRead = true;
+        return arrived;
+      };
+      // The listener runs while node still parses the packet that carried the headers: a body in
+      // that packet is pushed to the stream once the listener returns. So it is looked for again a
+      // microtask later, before being collected with listeners and a timer as it streams in.
+      return taken() ?? Promise.resolve().then(() => taken() ?? collectBody(req, limit, timeoutMs));
     },
     bodyRead: false,
   };
