@@ -7,7 +7,7 @@
  * and is closed.
  */
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from './http.js';
 
@@ -66,19 +66,16 @@ export function capConnections(server: Server, max: number): void {
     open.set(socket, 0);
     socket.once('close', () => open.delete(socket));
   });
-  /** One listener for every response (no closure made per request); a response closes once. */
-  function answered(this: ServerResponse) {
-    const socket = this.req.socket;
-    const requests = open.get(socket);
-    // Re-inserted as the newest: idle since now.
-    if (requests === undefined) return;
-    open.delete(socket);
-    open.set(socket, requests - 1);
-  }
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const requests = open.get(request.socket);
-    if (requests === undefined) return;
-    open.set(request.socket, requests + 1);
-    response.on('close', answered);
+  server.on('request', (request, response) => {
+    const socket = request.socket;
+    if (!open.has(socket)) return;
+    open.set(socket, (open.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      const requests = open.get(socket);
+      // Re-inserted as the newest: idle since now.
+      if (requests === undefined) return;
+      open.delete(socket);
+      open.set(socket, requests - 1);
+    });
   });
 }

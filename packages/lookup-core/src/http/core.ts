@@ -157,50 +157,18 @@ const answer = (
   headers,
   body,
 });
-const CONTENT_TYPE = JSON_HEADERS['content-type'] as string;
-const CACHE_CONTROL = JSON_HEADERS['cache-control'] as string;
 const json = (
   status: number,
   body: string | Uint8Array,
   requestId: string,
   extra?: Record<string, string>,
-) =>
-  // A literal of one shape for the common answer (a 200 or a plain error): no spread per request.
-  answer(
-    status,
-    body,
-    extra === undefined
-      ? { 'content-type': CONTENT_TYPE, 'cache-control': CACHE_CONTROL, 'x-request-id': requestId }
-      : { ...JSON_HEADERS, ...extra, 'x-request-id': requestId },
-  );
+) => answer(status, body, { ...JSON_HEADERS, ...extra, 'x-request-id': requestId });
 const error = (status: ErrorStatus, requestId: string, extra?: Record<string, string>) =>
   json(status, errorBody(status), requestId, extra);
 
-/** The answer to a thrown error: its own status for an `HttpError`, else a logged 500 or 503. */
-function failed(
-  thrown: unknown,
-  request: CoreRequest,
-  requestId: string,
-  { log, onError }: Pick<LookupHandlerOptions, 'log' | 'onError'>,
-): CoreAnswer {
-  if (thrown instanceof HttpError) {
-    if (thrown.status === 401) {
-      const address = typeof request.address === 'string' ? request.address : null;
-      log?.({ event: 'unauthorized', requestId, address });
-    }
-    return error(thrown.status, requestId);
-  }
-  onError?.(thrown, { requestId });
-  // A closed store (shutting down) is as unavailable as a lost database: try again elsewhere.
-  const status =
-    thrown instanceof StoreUnavailableError || thrown instanceof StoreClosedError ? 503 : 500;
-  log?.({ event: 'lookup_failed', requestId, status, ...describeFailure(thrown) });
-  return status === 503 ? error(503, requestId, { 'retry-after': '1' }) : error(500, requestId);
-}
-
 /** The transport-neutral lookup: `CoreRequest` in, `CoreAnswer` out; it never throws. */
 export function createLookupCore(options: LookupHandlerOptions): LookupCore {
-  const { store } = options;
+  const { store, onError, log } = options;
   const keys: KeyResolver =
     'resolve' in options.keys ? options.keys : createKeyResolver(options.keys);
   const path = (options.path ?? LOOKUP_PATH).replace(/\/+$/, '');
@@ -225,70 +193,73 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     return wait > 0 ? error(429, requestId, { 'retry-after': String(wait) }) : undefined;
   };
 
-  /** A POST on the lookup's path, every failure answered here: the caller adds no await. */
   async function lookup(request: CoreRequest, requestId: string): Promise<CoreAnswer> {
-    try {
-      const headerKey = presentedHeaderKey(request.header);
-      if (headerKey === null) throw new HttpError(401);
-      const given = headerKey === undefined ? null : keys.resolve(headerKey);
-      // A resolver that answers at once (the built-in one) is not awaited: no microtask per request.
-      let workspace = given === null || typeof given === 'string' ? given : await given;
-      // A key in a header is judged alone: a wrong one is refused before the body is read.
-      if (headerKey !== undefined && workspace === null) throw new HttpError(401);
-      // Over its budget, a header key is refused before its body is read too.
-      const limited = headerKey === undefined ? undefined : overBudget(headerKey, requestId);
-      if (limited) return limited;
-      const refuse = (status: ErrorStatus) => new HttpError(workspace === null ? 401 : status);
-      if (!isJson(request.header('content-type'))) throw refuse(415);
-      const declared = request.header('content-length');
-      if (declared !== undefined && Number(declared) > maxBodyBytes) throw new HttpError(413);
-      const bytes = request.body(maxBodyBytes);
-      const body = parseObject(bytes instanceof Uint8Array ? bytes : await bytes);
-      if (body === null) throw refuse(400);
-      if (workspace === null) {
-        const bodyKey = own(body, 'secretKey');
-        workspace = typeof bodyKey === 'string' ? await keys.resolve(bodyKey) : null;
-        if (workspace === null) throw new HttpError(401);
-        const bodyLimited = overBudget(bodyKey as string, requestId);
-        if (bodyLimited) return bodyLimited;
-      }
-      const text = await lookupText(toQuery(body, workspace));
-      return text === null ? error(404, requestId) : json(200, text, requestId);
-    } catch (thrown) {
-      return failed(thrown, request, requestId, options);
+    const headerKey = presentedHeaderKey(request.header);
+    if (headerKey === null) throw new HttpError(401);
+    let workspace = headerKey === undefined ? null : await keys.resolve(headerKey);
+    // A key in a header is judged alone: a wrong one is refused before the body is read.
+    if (headerKey !== undefined && workspace === null) throw new HttpError(401);
+    // Over its budget, a header key is refused before its body is read too.
+    const limited = headerKey === undefined ? undefined : overBudget(headerKey, requestId);
+    if (limited) return limited;
+    const refuse = (status: ErrorStatus) => new HttpError(workspace === null ? 401 : status);
+    if (!isJson(request.header('content-type'))) throw refuse(415);
+    const declared = request.header('content-length');
+    if (declared !== undefined && Number(declared) > maxBodyBytes) throw new HttpError(413);
+    const bytes = request.body(maxBodyBytes);
+    const body = parseObject(bytes instanceof Uint8Array ? bytes : await bytes);
+    if (body === null) throw refuse(400);
+    if (workspace === null) {
+      const bodyKey = own(body, 'secretKey');
+      workspace = typeof bodyKey === 'string' ? await keys.resolve(bodyKey) : null;
+      if (workspace === null) throw new HttpError(401);
+      const bodyLimited = overBudget(bodyKey as string, requestId);
+      if (bodyLimited) return bodyLimited;
     }
+    const text = await lookupText(toQuery(body, workspace));
+    return text === null ? error(404, requestId) : json(200, text, requestId);
   }
 
-  /** Every answer but a lookup's: another path, another method. */
-  function notLookup(request: CoreRequest, requestId: string): CoreAnswer {
-    if (!routed(request.path)) return error(404, requestId);
-    switch (request.method) {
-      case 'OPTIONS':
-        return answer(204, null, { allow: ALLOW, 'x-request-id': requestId });
-      case 'HEAD':
-        return answer(405, null, {
-          allow: ALLOW,
-          'cache-control': 'no-store',
-          'x-request-id': requestId,
-        });
-      default:
-        return error(405, requestId, { allow: ALLOW });
-    }
-  }
-
-  // Not an async function: a lookup's own promise is handed on as it is, with no await between.
-  const decide: LookupCore = (request) => {
+  const decide: LookupCore = async (request) => {
     const requestId = requestIdOf(request);
-    if (request.method === 'POST' && routed(request.path)) return lookup(request, requestId);
-    return Promise.resolve(notLookup(request, requestId));
+    try {
+      if (!routed(request.path)) return error(404, requestId);
+      switch (request.method) {
+        case 'POST':
+          return await lookup(request, requestId);
+        case 'OPTIONS':
+          return answer(204, null, { allow: ALLOW, 'x-request-id': requestId });
+        case 'HEAD':
+          return answer(405, null, {
+            allow: ALLOW,
+            'cache-control': 'no-store',
+            'x-request-id': requestId,
+          });
+        default:
+          return error(405, requestId, { allow: ALLOW });
+      }
+    } catch (thrown) {
+      if (thrown instanceof HttpError) {
+        if (thrown.status === 401) {
+          const address = typeof request.address === 'string' ? request.address : null;
+          log?.({ event: 'unauthorized', requestId, address });
+        }
+        return error(thrown.status, requestId);
+      }
+      onError?.(thrown, { requestId });
+      // A closed store (shutting down) is as unavailable as a lost database: try again elsewhere.
+      const status =
+        thrown instanceof StoreUnavailableError || thrown instanceof StoreClosedError ? 503 : 500;
+      log?.({ event: 'lookup_failed', requestId, status, ...describeFailure(thrown) });
+      return status === 503 ? error(503, requestId, { 'retry-after': '1' }) : error(500, requestId);
+    }
   };
   if (options.metrics === undefined) return decide;
   const metrics = registerLookupMetrics(options.metrics, store);
-  return (request) => {
+  return async (request) => {
     const started = performance.now();
-    return decide(request).then((answered) => {
-      metrics.observe(answered.status, (performance.now() - started) / 1000);
-      return answered;
-    });
+    const answered = await decide(request);
+    metrics.observe(answered.status, (performance.now() - started) / 1000);
+    return answered;
   };
 }

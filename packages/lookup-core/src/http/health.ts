@@ -59,9 +59,8 @@ async function metrics(
 /** `listener`, answering GET and HEAD on `/healthz`, `/readyz` and (with `metrics`) `/metrics` first. */
 export function withOperationsRoutes(listener: Listener, routes: OperationsRoutes): Listener {
   return (request, response) => {
-    // The method first: a lookup (POST) goes on without its URL being split.
-    if (request.method !== 'GET' && request.method !== 'HEAD') return listener(request, response);
     const path = (request.url ?? '').split('?', 1)[0];
+    if (request.method !== 'GET' && request.method !== 'HEAD') return listener(request, response);
     const failed = () => {
       if (!response.headersSent)
         send(request, response, 500, HEADERS, '{"error":"Internal server error"}');

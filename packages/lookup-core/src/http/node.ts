@@ -34,8 +34,7 @@ export type NodeRequest = IncomingMessage & {
 /** The lookup as a `(req, res)` listener for `node:http`, Express, Fastify (raw) and the like. */
 export type NodeListener = (req: NodeRequest, res: ServerResponse) => Promise<void>;
 
-/** Methods whose requests carry no body (compared, not looked up in a set, on every request). */
-const noBody = (method: string) => method === 'GET' || method === 'HEAD';
+const NO_BODY = new Set(['GET', 'HEAD']);
 
 /**
  * A header as Fetch's `Headers.get` gives it: every field of that name, joined with `, `. Read from
@@ -140,17 +139,12 @@ function toCoreRequest(req: NodeRequest, timeoutMs: number): NodeCoreRequest {
     // A pre-parsed body's Content-Length described the raw body, not the one handed on.
     header: (name) => (parsed && name === 'content-length' ? undefined : headerOf(req, name)),
     body: (limit) => {
-      if (noBody(method)) return new Uint8Array(0);
+      if (NO_BODY.has(method)) return new Uint8Array(0);
       if (parsed) return parsedBody(req.body, limit);
-      const taken = () => {
-        const arrived = arrivedBody(req, limit);
-        if (arrived !== undefined) request.bodyRead = true;
-        return arrived;
-      };
-      // The listener runs while node still parses the packet that carried the headers: a body in
-      // that packet is pushed to the stream once the listener returns. So it is looked for again a
-      // microtask later, before being collected with listeners and a timer as it streams in.
-      return taken() ?? Promise.resolve().then(() => taken() ?? collectBody(req, limit, timeoutMs));
+      const arrived = arrivedBody(req, limit);
+      if (arrived === undefined) return collectBody(req, limit, timeoutMs);
+      request.bodyRead = true;
+      return arrived;
     },
     bodyRead: false,
   };
@@ -238,7 +232,7 @@ async function answerOfFetch(
   const parsed = req.body !== undefined;
   // A pre-parsed body's Content-Length described the raw body, not the one handed on.
   if (parsed) headers.delete('content-length');
-  const body = noBody(method)
+  const body = NO_BODY.has(method)
     ? null
     : parsed
       ? parsedBody(req.body, Number.POSITIVE_INFINITY)

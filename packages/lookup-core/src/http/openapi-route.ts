@@ -20,10 +20,9 @@ const headers = {
 /** `listener`, answering GET and HEAD on any path ending with `/api/service/openapi.json` first. */
 export function withOpenApiRoute(listener: Listener): Listener {
   return (request, response) => {
-    // The method first: a lookup (POST) goes on without its URL being split.
-    if (request.method !== 'GET' && request.method !== 'HEAD') return listener(request, response);
     const path = (request.url ?? '').split('?', 1)[0]?.replace(/\/+$/, '') ?? '';
-    if (!path.endsWith(OPENAPI_PATH)) return listener(request, response);
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    if (!read || !path.endsWith(OPENAPI_PATH)) return listener(request, response);
     response.writeHead(200, headers);
     response.end(request.method === 'HEAD' ? undefined : body);
   };
