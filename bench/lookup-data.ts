@@ -81,6 +81,25 @@ export function hotSet(total: number): Lookup[] {
 /** Up to 10,000 distinct lookups. */
 export const wideSet = (total: number): Lookup[] => answerable(total).slice(0, 10_000);
 
+/**
+ * The wide set as a user ran it (issue 42): every company by domain, then 8,000 contacts by email
+ * with `includeActivity`, the contacts taken company by company so any prefix spans the companies.
+ */
+export function userWideSet(total: number): Lookup[] {
+  const companies = companiesFor(total);
+  const persons = Math.min(CONTACTS_PER_COMPANY, Math.ceil(Math.ceil(total / companies) / 2));
+  const lookups: Lookup[] = Array.from({ length: companies }, (_, c) => ({
+    domain: `company${c}.com`,
+  }));
+  const contacts = Math.min(8_000, persons * companies);
+  for (let i = 0; i < contacts; i++)
+    lookups.push({
+      email: `person${Math.floor(i / companies)}@company${i % companies}.com`,
+      includeActivity: true,
+    });
+  return lookups;
+}
+
 /** The companies the hot set reads, where the ingest beside the load writes. */
 export const HOT_DOMAINS = Array.from({ length: 50 }, (_, c) => `company${c}.com`);
 

@@ -196,6 +196,9 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
   async function lookup(request: CoreRequest, requestId: string): Promise<CoreAnswer> {
     const headerKey = presentedHeaderKey(request.header);
     if (headerKey === null) throw new HttpError(401);
+    // Awaited even when the resolver answers at once: that microtask lets node push a body that
+    // came in the headers' packet before `request.body` is asked, which the node shell then takes
+    // from the buffer with no listener or timer (without it, every request took the slower path).
     let workspace = headerKey === undefined ? null : await keys.resolve(headerKey);
     // A key in a header is judged alone: a wrong one is refused before the body is read.
     if (headerKey !== undefined && workspace === null) throw new HttpError(401);
