@@ -43,6 +43,7 @@ export interface SyncFigures {
   readonly resentSameFailure: readonly string[];
 }
 
+/** The figures of a customer-org run: the fields set up, the two syncs, and the org after them. */
 export interface CustomerOrgRun {
   readonly companies: number;
   readonly events: number;

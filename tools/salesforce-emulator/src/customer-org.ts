@@ -29,6 +29,7 @@ export interface CustomerSubject {
   readonly fate: CustomerFate;
 }
 
+/** A customer-like org's scenario: the events to sync and what the org should do with each subject. */
 export interface CustomerOrg {
   /** Session events (packages/lookup-core/EVENTS.md), one or two people per company. */
   readonly events: object[];

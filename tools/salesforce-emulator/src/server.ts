@@ -231,7 +231,7 @@ export class Emulator {
   /** Whether the standard duplicate rules are active (`EmulatorOptions.duplicateRules`). */
   duplicateRules: boolean;
   /** Chatter's hourly rate limit, when on (`EmulatorOptions.chatterHourlyLimit`). */
-  readonly chatterLimit: ChatterHourlyLimit | undefined;
+  private readonly chatterLimit: ChatterHourlyLimit | undefined;
   /** Whose API access is off (`EmulatorOptions.apiDisabled`). */
   apiDisabled: ApiDisabled | undefined;
   /** Why the token endpoint refuses every refresh from now on (`refuseRefresh`). */
