@@ -2,6 +2,7 @@
 // Country/Territory Picklists, text past its standard length, malformed email addresses, values
 // a restricted picklist does not list. Each behaviour is off in a developer org.
 import { afterEach, describe, expect, it } from 'vitest';
+import { customFieldDescribe } from '../src/org.ts';
 import { presetOptions } from '../src/presets.ts';
 import { type Emulator, startEmulator } from '../src/server.ts';
 
@@ -167,17 +168,8 @@ describe('standard lengths, email format and restricted picklists', () => {
   it('refuses a value its restricted picklist does not list, in any org', async () => {
     const { call, emulator } = await org('developer');
     emulator.org.fields.get('Lead')?.set('Tier__c', {
-      name: 'Tier__c',
-      label: 'Tier',
-      type: 'picklist',
+      ...customFieldDescribe('Tier__c', 'Tier', 'picklist'),
       length: 255,
-      precision: 0,
-      scale: 0,
-      custom: true,
-      nillable: true,
-      createable: true,
-      updateable: true,
-      extraTypeInfo: null,
       restrictedPicklist: true,
       picklistValues: [{ value: 'Gold', label: 'Gold', active: true, defaultValue: false }],
     });

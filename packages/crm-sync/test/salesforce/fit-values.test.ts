@@ -2,7 +2,13 @@
 // Country/Territory Picklists, the standard lengths, email checks and a restricted picklist:
 // no record is lost to an address, a length, an email or a picklist value; what was cut or left
 // out is said in the step's outcome.
-import { type Emulator, presetOptions, seedOrg, startEmulator } from '@service/salesforce-emulator';
+import {
+  customFieldDescribe,
+  type Emulator,
+  presetOptions,
+  seedOrg,
+  startEmulator,
+} from '@service/salesforce-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportSync } from '../../src/cli/sync-report.js';
 import type { PlanStep } from '../../src/index.js';
@@ -204,17 +210,8 @@ describe('lengths, email addresses and restricted picklists', () => {
   it('leave out a value a restricted picklist does not list', async () => {
     const org = await customerOrg();
     org.org.fields.get('Lead')?.set('Tier__c', {
-      name: 'Tier__c',
-      label: 'Tier',
-      type: 'picklist',
+      ...customFieldDescribe('Tier__c', 'Tier', 'picklist'),
       length: 255,
-      precision: 0,
-      scale: 0,
-      custom: true,
-      nillable: true,
-      createable: true,
-      updateable: true,
-      extraTypeInfo: null,
       restrictedPicklist: true,
       picklistValues: [{ value: 'Gold', label: 'Gold', active: true, defaultValue: false }],
     });
