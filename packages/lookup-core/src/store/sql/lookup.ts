@@ -24,33 +24,94 @@ export const recentIntent = (filter: string) => `(
     ) s
   ) r WHERE r.seen_from >= r.latest - interval '30 days')`;
 
-const companyJson = `json_build_object(
-  'domain', co.domain, 'name', co.name, 'industry', co.industry,
-  'service_sessions', co.sessions::float8, 'service_visitors', co.visitors::float8,
-  'service_first_seen', svc_iso(co.first_seen), 'service_last_seen', svc_iso(co.last_seen),
-  'service_purchase_intent', svc_intent(coalesce(${recentIntent('e.workspace = co.workspace AND e.domain = co.domain')}, 0)))`;
+/**
+ * The answer is written as text by the statement, exactly as `JSON.stringify` writes it, so a miss
+ * sends the database's bytes with no parse and serialise round trip in Node, and PostgreSQL builds
+ * no JSON values to print (figures: docs/design/2026-11-29-lookup-at-the-limit.md). What makes the
+ * text exact:
+ * - strings go through `to_json`, whose escapes are `JSON.stringify`'s (`\"`, `\\`, `\b`, `\f`,
+ *   `\n`, `\r`, `\t`, other controls as lowercase `\u00xx`; text is valid UTF-8, so no lone
+ *   surrogates);
+ * - counts are bigints, printed as their digits, which is how `JSON.stringify` prints every integer
+ *   up to 2^53-1 (the sums are held below it, migration 2);
+ * - an event's pages and signals are the JSON text ingest wrote with `JSON.stringify`, sent as
+ *   stored (migration 8 made older rows compact).
+ */
+const str = (value: string) => `coalesce(to_json(${value})::text, 'null')`;
+const time = (value: string) => `'"' || svc_iso(${value}) || '"'`;
+/** `{"key":value,...}` from `[key, SQL text of the value]` pairs, in this order. */
+const object = (members: Array<[string, string]>) =>
+  `'{' || ${members.map(([key, value], i) => `'${i === 0 ? '' : ','}"${key}":' || ${value}`).join(' || ')} || '}'`;
+/** `[item,...]` of `item` over `rows`, in `order`; `[]` when there is none. */
+const list = (item: string, rows: string, order: string) =>
+  `'[' || coalesce((SELECT string_agg(${item}, ',' ORDER BY ${order}) FROM ${rows}), '') || ']'`;
 
-const siteActivity = `'site_activity', coalesce((
-  SELECT json_agg(json_build_object(
-    'active_time', s.active_time::float8, 'start_time', svc_iso(s.seen_from), 'end_time', svc_iso(s.seen_to),
-    'pages_visited', s.pages, 'signals', s.signals, 'referrer', s.referrer, 'intent', svc_intent(s.intent),
-    'city', s.city, 'state', s.state, 'country', s.country) ORDER BY s.seen_from DESC, s.id)
-  FROM (SELECT * FROM events e WHERE e.workspace = ct.workspace AND e.email = ct.email AND e.type = 'session'
-        ORDER BY e.seen_from DESC, e.id LIMIT ${ACTIVITY_LIMIT}) s), '[]'::json)`;
+const companyJson = object([
+  ['domain', str('co.domain')],
+  ['name', str('co.name')],
+  ['industry', str('co.industry')],
+  ['service_sessions', 'co.sessions'],
+  ['service_visitors', 'co.visitors'],
+  ['service_first_seen', time('co.first_seen')],
+  ['service_last_seen', time('co.last_seen')],
+  [
+    'service_purchase_intent',
+    str(
+      `svc_intent(coalesce(${recentIntent('e.workspace = co.workspace AND e.domain = co.domain')}, 0))`,
+    ),
+  ],
+]);
 
-const linkedinActivity = `'linkedin_activity', coalesce((
-  SELECT json_agg(json_build_object(
-    'start_time', l.start, 'linkedin_impressions', l.impressions::float8, 'linkedin_clicks', l.clicks::float8,
-    'linkedin_likes', l.likes::float8, 'linkedin_shares', l.shares::float8, 'linkedin_comments', l.comments::float8)
-    ORDER BY l.seen_from DESC, l.id)
-  FROM (SELECT e.*, svc_iso(e.seen_from) AS start FROM events e
-        WHERE e.workspace = ct.workspace AND e.email = ct.email AND e.type = 'linkedin'
-        ORDER BY e.seen_from DESC, e.id LIMIT ${ACTIVITY_LIMIT}) l), '[]'::json)`;
+/** The 10 most recent events of type `type` of the contact `ct`, newest first. */
+const recentOfContact = (type: string) => `(SELECT * FROM events e
+  WHERE e.workspace = ct.workspace AND e.email = ct.email AND e.type = '${type}'
+  ORDER BY e.seen_from DESC, e.id LIMIT ${ACTIVITY_LIMIT}) s`;
 
-const contactJson = (withActivity: boolean) => `json_build_object(
-  'email', ct.email, 'name', ct.name, 'title', ct.title, 'service_sessions', ct.sessions::float8,
-  'service_first_seen', svc_iso(ct.first_seen), 'service_last_seen', svc_iso(ct.last_seen)
-  ${withActivity ? `, ${siteActivity}, ${linkedinActivity}` : ''})`;
+const siteActivity = list(
+  object([
+    ['active_time', 's.active_time'],
+    ['start_time', time('s.seen_from')],
+    ['end_time', time('s.seen_to')],
+    ['pages_visited', 's.pages::text'],
+    ['signals', 's.signals::text'],
+    ['referrer', str('s.referrer')],
+    ['intent', str('svc_intent(s.intent)')],
+    ['city', str('s.city')],
+    ['state', str('s.state')],
+    ['country', str('s.country')],
+  ]),
+  recentOfContact('session'),
+  's.seen_from DESC, s.id',
+);
+
+const linkedinActivity = list(
+  object([
+    ['start_time', time('s.seen_from')],
+    ['linkedin_impressions', 's.impressions'],
+    ['linkedin_clicks', 's.clicks'],
+    ['linkedin_likes', 's.likes'],
+    ['linkedin_shares', 's.shares'],
+    ['linkedin_comments', 's.comments'],
+  ]),
+  recentOfContact('linkedin'),
+  's.seen_from DESC, s.id',
+);
+
+const contactJson = (withActivity: boolean) =>
+  object([
+    ['email', str('ct.email')],
+    ['name', str('ct.name')],
+    ['title', str('ct.title')],
+    ['service_sessions', 'ct.sessions'],
+    ['service_first_seen', time('ct.first_seen')],
+    ['service_last_seen', time('ct.last_seen')],
+    ...(withActivity
+      ? ([
+          ['site_activity', siteActivity],
+          ['linkedin_activity', linkedinActivity],
+        ] as Array<[string, string]>)
+      : []),
+  ]);
 
 /** `$1` workspace, `$2` the email or the domain. */
 const lookupSql = (by: 'email' | 'domain', withActivity: boolean) => `
@@ -66,10 +127,10 @@ WITH co AS (
   WHERE c.workspace = $1 AND ${by === 'email' ? 'c.email = $2' : 'c.company_domain = $2'}
   ORDER BY c.last_seen DESC, c.email LIMIT ${CONTACT_LIMIT}
 )
-SELECT json_build_object(
-  'company', ${companyJson},
-  'contacts', coalesce((SELECT json_agg(${contactJson(withActivity)} ORDER BY ct.last_seen DESC, ct.email) FROM ct), '[]'::json)
-)::text AS body, co.domain, (SELECT json_agg(ct.email) FROM ct)::text AS emails
+SELECT ${object([
+  ['company', companyJson],
+  ['contacts', list(contactJson(withActivity), 'ct', 'ct.last_seen DESC, ct.email')],
+])} AS body, co.domain, (SELECT json_agg(ct.email) FROM ct)::text AS emails
 FROM co`;
 
 const QUERIES = {
@@ -96,9 +157,8 @@ export async function lookupAnswer(db: Database, query: LookupQuery): Promise<An
   const [row] = await db.prepared(sql, [query.workspace, value]);
   if (row === undefined) return null;
   const [body, domain, emails] = row;
-  // PostgreSQL renders `"key" : value`; the answer goes out as JSON.stringify would write it.
   return {
-    body: JSON.stringify(JSON.parse(body ?? 'null')),
+    body: body ?? 'null',
     domain: domain ?? '',
     emails: JSON.parse(emails ?? '[]'),
   };

@@ -165,6 +165,20 @@ CREATE FUNCTION svc_intent(integer) RETURNS text LANGUAGE sql IMMUTABLE AS
 );
 CREATE INDEX service_lookup_changes_by_xid ON service_lookup_changes (xid);`,
   },
+  {
+    version: 8,
+    // Answers send an event's pages and signals as their stored text (store/sql/lookup.ts), which
+    // must be the compact form JSON.stringify writes. Rows converted from jsonb by migration 4 were
+    // printed by jsonb, which puts a space after each comma: `["/", "/docs"]`. Inside compact JSON a
+    // quote is escaped, so `", "` (quote, comma, space, quote) occurs only between two elements of
+    // such a row, and removing the space there gives the compact form.
+    sql: ['pages', 'signals']
+      .map(
+        (column) =>
+          `UPDATE events SET ${column} = replace(${column}::text, '", "', '","')::json WHERE ${column}::text LIKE '%", "%';`,
+      )
+      .join('\n'),
+  },
 ];
 
 /** The version of the last migration: a database recording it is current. */
