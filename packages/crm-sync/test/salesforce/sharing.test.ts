@@ -15,6 +15,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { PlanStep } from '../../src/index.js';
 import { applyPlan, readCrm } from '../../src/salesforce.js';
+import { checkCreateDefaults } from '../../src/salesforce/write/create-defaults.js';
 import { connectTo, useEmulator } from './helpers.js';
 import { runMain } from './in-process.js';
 import { leadCreate, plan } from './plan-steps.js';
@@ -123,6 +124,24 @@ describe('createDefaults in an org with record types and a Lead validation rule'
       }),
     ).rejects.toThrow(/Lead\.Nope is not a field.*is not a record type of Lead/);
     expect(env.emulator.org.table('Lead').size).toBe(before);
+  });
+
+  it('checked first, as `service-crm sync` does, are not described again by the apply', async () => {
+    const connection = connectTo(env.emulator);
+    const defaults = { Lead: { recordTypeId: partner('Lead'), fields: { Industry: 'Other' } } };
+    const describes = (from: number) =>
+      env.emulator.requests.slice(from).filter((r) => r.path.endsWith('/sobjects/Lead/describe'));
+    const from = env.emulator.requests.length;
+    await checkCreateDefaults(connection, defaults);
+    expect(describes(from)).toHaveLength(1);
+    const applied = env.emulator.requests.length;
+    const result = await applyPlan(connection, plan([leadCreate('dee@acme.io')]), {
+      bulk: false,
+      createDefaults: defaults,
+    });
+    expect(result.outcomes[0]?.status).toBe('written');
+    // The one describe left is the fitting of the values, which reads the fields' lengths.
+    expect(describes(applied)).toHaveLength(1);
   });
 });
 

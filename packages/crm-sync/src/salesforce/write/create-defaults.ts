@@ -63,6 +63,13 @@ function problems(object: CrmObject, own: CreateDefaults, described: Described):
 }
 
 /**
+ * Defaults that passed, per connection: `service-crm sync` checks them before it reads the org, so
+ * a bad setting stops the run early, and `applyPlan` checks what it is given for callers that use it
+ * alone; the same object on the same connection is described once.
+ */
+const passed = new WeakMap<SalesforceConnection, WeakSet<CreateDefaultsByObject>>();
+
+/**
  * Checks `defaults` against each object's describe; throws `SalesforceError` (`invalid_options`)
  * naming every problem.
  */
@@ -70,6 +77,7 @@ export async function checkCreateDefaults(
   connection: SalesforceConnection,
   defaults: CreateDefaultsByObject,
 ): Promise<void> {
+  if (passed.get(connection)?.has(defaults)) return;
   const found: string[] = [];
   for (const [object, own] of Object.entries(defaults) as [CrmObject, CreateDefaults][]) {
     const { body } = await connection.rest<Described>('GET', `/sobjects/${object}/describe`, {
@@ -79,4 +87,7 @@ export async function checkCreateDefaults(
   }
   if (found.length > 0)
     throw new SalesforceError('invalid_options', `createDefaults: ${found.join('; ')}`);
+  const checked = passed.get(connection) ?? new WeakSet();
+  checked.add(defaults);
+  passed.set(connection, checked);
 }
