@@ -14,12 +14,15 @@
 // email with activity, asked of a fresh server (cold cache) for LOOKUP_BENCH_WIDE_SECONDS, compared
 // with the bare server sending the hot set's answers (runs of SECONDS before and after it, averaged).
 // RSS (VmRSS of the served process, /proc/<pid>/status): idle 3 s after it listens, ingested, and the
-// largest seen under the hot and wide sets' load.
+// largest seen under the hot and wide sets' load. First of all, the memory a user's first server
+// takes: `service-lookup serve --events samples/events.ndjson` (the built command, 14 events), RSS
+// 3 s after it listens, three starts per store (target: <= 200 MB on the embedded store).
 //   LOOKUP_BENCH_SESSIONS=100000,1000000 (default)   LOOKUP_BENCH_STORES=embedded,postgres
 //   LOOKUP_BENCH_SECONDS=5 per run                     LOOKUP_BENCH_CONNECTIONS=50
 //   LOOKUP_BENCH_WIDE_SECONDS=20 per wide-set run with the cache on
 // Ingest events/s at start-up is printed here; ingest.bench.ts measures ingest on its own.
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +41,7 @@ const INGEST_PER_SECOND = 100;
 /** Lookups in flight during the wide set's first pass. */
 const FIRST_PASS_IN_FLIGHT = 16;
 const TARGETS = {
+  sampleIdleMb: 200,
   hot: 0.9,
   wide: 0.6,
   cacheOff: { postgres: 0.25, embedded: 0.12 } as Record<string, number>,
@@ -276,6 +280,59 @@ const bySize = new Map<
   }
 >();
 const answersDir = mkdtempSync(join(tmpdir(), 'lookup-bench-'));
+
+const SERVE = join(import.meta.dirname, '../packages/lookup-core/dist/bin.js');
+const SAMPLE = join(import.meta.dirname, '../samples/events.ndjson');
+
+/** RSS of `service-lookup serve --events SAMPLE ...flags` 3 s after it says it listens. */
+async function sampleServeRss(flags: string[]): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    [SERVE, 'serve', '--events', SAMPLE, '--port', '0', ...flags],
+    {
+      env: { ...process.env, SERVICE_SECRET_KEYS: BENCH_KEY },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  try {
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk;
+        if (out.includes('listening on')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    return rssMb(child.pid);
+  } finally {
+    child.kill();
+    await once(child, 'exit');
+  }
+}
+
+for (const store of STORES) {
+  const database =
+    store === 'postgres' ? await createTestDatabase('lookup_bench_sample') : undefined;
+  if (database?.missing !== undefined) {
+    skipped.push(`${store}, the sample: ${database.missing}`);
+    continue;
+  }
+  try {
+    const flags = database === undefined ? [] : ['--database-url', database.url];
+    const idle: number[] = [];
+    for (let i = 0; i < RUNS; i++) idle.push(await sampleServeRss(flags));
+    console.log(
+      `${store}: service-lookup serve --events samples/events.ndjson, RSS 3 s after listening: ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')} (median ${median(idle).toFixed(0)} MB)`,
+    );
+    if (store === 'embedded' && median(idle) > TARGETS.sampleIdleMb)
+      missed.push(
+        `embedded, the sample: idle RSS ${median(idle).toFixed(0)} MB > ${TARGETS.sampleIdleMb} MB`,
+      );
+  } finally {
+    await database?.drop();
+  }
+}
 
 console.log(
   `${CONNECTIONS} connections; each server warmed up ${WARM_UP_SECONDS} s, then ${RUNS} rounds of ${SECONDS} s runs taking turns; median run, median of per-round ratios; load average at start ${load()} (1/5/15 min, 2 cores shared)`,

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { DiskFullError } from '../model/errors.js';
 import type { LookupStore } from '../model/types.js';
 import type { AnswerCacheOptions } from './cache.js';
+import { collectGarbage } from './collect-garbage.js';
 import { lockDataDir } from './data-dir-lock.js';
 import {
   ensureRoomToWrite,
@@ -143,8 +144,11 @@ const PGLITE_START = { startParams: [...PGlite.defaultStartParams, '-c', 'shared
 export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<LookupStore> {
   const sqlOptions = options.cache === undefined ? {} : { cache: options.cache };
   const { dataDir } = options;
-  if (dataDir === undefined)
-    return openSqlStore(pgliteDatabase(await PGlite.create(PGLITE_START)), sqlOptions);
+  if (dataDir === undefined) {
+    const store = await openSqlStore(pgliteDatabase(await PGlite.create(PGLITE_START)), sqlOptions);
+    collectGarbage();
+    return store;
+  }
   const release = (() => {
     try {
       return lockDataDir(dataDir);
@@ -187,5 +191,6 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
     sqlOptions,
   );
   opened = true;
+  collectGarbage();
   return store;
 }
