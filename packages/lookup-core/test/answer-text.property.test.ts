@@ -154,7 +154,8 @@ function describeAnswerText(name: string, open: () => Promise<LookupStore>) {
     } finally {
       await store.close();
     }
-  });
+    // 60 ingests and lookups: 4-7 s on the embedded store with the other test files running.
+  }, 60_000);
 }
 
 describeAnswerText('embedded store', () => openEmbeddedStore());
