@@ -14,8 +14,8 @@ import {
 } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
 import type { PlanStep } from '../../src/index.js';
-import { applyPlan, readCrm } from '../../src/salesforce.js';
 import { checkCreateDefaults } from '../../src/salesforce/write/create-defaults.js';
+import { applyPlan, readCrm } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
 import { runMain } from './in-process.js';
 import { leadCreate, plan } from './plan-steps.js';
