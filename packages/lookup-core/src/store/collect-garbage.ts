@@ -4,17 +4,14 @@
  * allocates too little for V8 to run a full collection soon: until it does, that memory counts
  * against a container's limit (figures: docs/design/2026-11-29-lookup-at-the-limit.md). V8
  * defines `gc` only under --expose-gc, so the flag is set now and the function taken from a new
- * context, which is created with it.
+ * context, which is created with it (Node.js, Deno). Bun's contexts have no `gc`: it collects on
+ * its own schedule.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 export function collectGarbage(): void {
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
-    if (typeof gc === 'function') gc();
-  } catch {
-    // Runtimes whose node:v8 takes no flags (Deno, Bun) collect on their own schedule.
-  }
+  setFlagsFromString('--expose-gc');
+  const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+  if (typeof gc === 'function') gc();
 }
