@@ -48,7 +48,8 @@ const hostile = fc.record({
   title: text,
   referrer: text,
   pages: fc.array(text, { minLength: 0, maxLength: 4 }),
-  signals: fc.array(text, { minLength: 1, maxLength: 3 }),
+  // Distinct: an event keeps each signal once.
+  signals: fc.uniqueArray(text, { minLength: 1, maxLength: 3 }),
   city: text,
   state: text,
   country: text,

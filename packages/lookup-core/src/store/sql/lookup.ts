@@ -62,40 +62,40 @@ const companyJson = object([
   ],
 ]);
 
-/** The 10 most recent events of type `type` of the contact `ct`, newest first. */
-const recentOfContact = (type: string) => `(SELECT * FROM events e
+/**
+ * The contact `ct`'s 10 most recent events of type `type`, newest first, each written as an
+ * object of `members` (read from the event as `s`).
+ */
+const recentActivity = (type: string, members: Array<[string, string]>) =>
+  list(
+    object(members),
+    `(SELECT * FROM events e
   WHERE e.workspace = ct.workspace AND e.email = ct.email AND e.type = '${type}'
-  ORDER BY e.seen_from DESC, e.id LIMIT ${ACTIVITY_LIMIT}) s`;
+  ORDER BY e.seen_from DESC, e.id LIMIT ${ACTIVITY_LIMIT}) s`,
+    's.seen_from DESC, s.id',
+  );
 
-const siteActivity = list(
-  object([
-    ['active_time', 's.active_time'],
-    ['start_time', time('s.seen_from')],
-    ['end_time', time('s.seen_to')],
-    ['pages_visited', 's.pages::text'],
-    ['signals', 's.signals::text'],
-    ['referrer', str('s.referrer')],
-    ['intent', str('svc_intent(s.intent)')],
-    ['city', str('s.city')],
-    ['state', str('s.state')],
-    ['country', str('s.country')],
-  ]),
-  recentOfContact('session'),
-  's.seen_from DESC, s.id',
-);
+const siteActivity = recentActivity('session', [
+  ['active_time', 's.active_time'],
+  ['start_time', time('s.seen_from')],
+  ['end_time', time('s.seen_to')],
+  ['pages_visited', 's.pages::text'],
+  ['signals', 's.signals::text'],
+  ['referrer', str('s.referrer')],
+  ['intent', str('svc_intent(s.intent)')],
+  ['city', str('s.city')],
+  ['state', str('s.state')],
+  ['country', str('s.country')],
+]);
 
-const linkedinActivity = list(
-  object([
-    ['start_time', time('s.seen_from')],
-    ['linkedin_impressions', 's.impressions'],
-    ['linkedin_clicks', 's.clicks'],
-    ['linkedin_likes', 's.likes'],
-    ['linkedin_shares', 's.shares'],
-    ['linkedin_comments', 's.comments'],
-  ]),
-  recentOfContact('linkedin'),
-  's.seen_from DESC, s.id',
-);
+const linkedinActivity = recentActivity('linkedin', [
+  ['start_time', time('s.seen_from')],
+  ['linkedin_impressions', 's.impressions'],
+  ['linkedin_clicks', 's.clicks'],
+  ['linkedin_likes', 's.likes'],
+  ['linkedin_shares', 's.shares'],
+  ['linkedin_comments', 's.comments'],
+]);
 
 const contactJson = (withActivity: boolean) =>
   object([
