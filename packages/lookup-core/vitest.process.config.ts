@@ -36,6 +36,7 @@ export const processTests = [
   'test/serve-operations.test.ts',
   'test/several-servers.postgres.test.ts',
   'test/tenancy-secrets.test.ts',
+  'test/wal-checkpoints.test.ts',
 ];
 
 export default defineProject({
