@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { requires } from '@service/test-support';
+import { requires, ServerProcess } from '@service/test-support';
 import { missingOlderNode, olderNode } from '@service/test-support/older-node';
 import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,4 +54,43 @@ describe('service-lookup on a supported Node.js', () => {
     expect(run.stdout.trim()).toBe(version);
     expect(run.status).toBe(0);
   });
+});
+
+/** The environment of `serve` as the kernel holds it, read once the server listens. */
+async function servingEnvironment(env: Record<string, string>): Promise<Map<string, string>> {
+  const { server } = await ServerProcess.start({
+    command: process.execPath,
+    args: [bin, 'serve', '--port', '0'],
+    cwd: PACKAGE,
+    env: { ...env, SERVICE_SECRET_KEYS: 'sk_live_test_0123456789abcdefghijkl' },
+  });
+  try {
+    // The pid the test started is the one serving: the command replaced its image, no child.
+    const environ = await readFile(`/proc/${server.pid}/environ`, 'utf8');
+    return new Map(
+      environ
+        .split('\0')
+        .filter(Boolean)
+        .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+const glibc = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header
+  ?.glibcVersionRuntime;
+
+// The setting is glibc's: on another C library (or platform) the command does not restart.
+describe.runIf(glibc !== undefined)('service-lookup serve on glibc', () => {
+  it("serves with glibc's trim threshold at 128 KiB, in the process it was started as", async () => {
+    // Empty counts as not given (the run's own environment might set it).
+    const environment = await servingEnvironment({ MALLOC_TRIM_THRESHOLD_: '' });
+    expect(environment.get('MALLOC_TRIM_THRESHOLD_')).toBe('131072');
+  }, 60_000);
+
+  it('keeps a trim threshold it was given', async () => {
+    const environment = await servingEnvironment({ MALLOC_TRIM_THRESHOLD_: '4194304' });
+    expect(environment.get('MALLOC_TRIM_THRESHOLD_')).toBe('4194304');
+  }, 60_000);
 });
