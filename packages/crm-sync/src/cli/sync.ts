@@ -91,6 +91,7 @@ export async function sync(
     usageFresh: budget.budget !== undefined,
     bulk: config.bulk,
     createDefaults: config.createDefaults,
+    crm: source.crm,
     ...(journal ? { journal } : {}),
     onProgress: (p) => io.progress(bar(p.done, p.total, `${p.phase} steps`)),
   });

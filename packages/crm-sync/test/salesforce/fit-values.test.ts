@@ -237,3 +237,77 @@ describe('lengths, email addresses and restricted picklists', () => {
     ]);
   });
 });
+
+describe('an update the record already holds once fitted', () => {
+  /** A Lead field an admin made shorter than the values mapped to it. */
+  async function orgWithShortField() {
+    const org = await customerOrg();
+    org.org.fields.get('Lead')?.set('Short__c', {
+      ...customFieldDescribe('Short__c', 'Short', 'string'),
+      length: 20,
+    });
+    const profile = String(org.org.table('User').get(org.org.userId)?.ProfileId);
+    org.org.setFieldPermission(profile, 'Lead.Short__c', true, true);
+    const [lead = ''] = seedOrg(org.org, { companies: 0, leads: 1 }).leads;
+    return { org, lead };
+  }
+  const long = 'Enterprise software for the mid-market'; // 38
+  const leadUpdate = (id: string, fields: Record<string, string>): PlanStep => ({
+    type: 'update',
+    object: 'Lead',
+    id,
+    fields,
+    subject: { kind: 'contact', email: 'ada@doe.io', domain: 'doe.io' },
+    reason: 'update existing',
+  });
+  /** The CRM as a run reads it after the first one: the Lead with what the org stored. */
+  const crmOf = (org: Emulator, lead: string) => {
+    const record = org.org.table('Lead').get(lead);
+    return {
+      accounts: [],
+      contacts: [],
+      leads: [{ Id: lead, Short__c: record?.Short__c, Title: record?.Title }],
+    };
+  };
+
+  it('is not sent again: a value cut to the field is what the record holds (skipped, unchanged)', async () => {
+    const { org, lead } = await orgWithShortField();
+    const first = await applyPlan(connectTo(org), plan([leadUpdate(lead, { Short__c: long })]), {
+      bulk: false,
+    });
+    expect(first.outcomes[0]?.status).toBe('written');
+    expect(org.org.table('Lead').get(lead)?.Short__c).toBe(long.slice(0, 20));
+    const stamp = org.org.table('Lead').get(lead)?.LastModifiedDate;
+
+    // The planner compares the record with the whole value, so the next run plans it again.
+    const again = plan([leadUpdate(lead, { Short__c: long })]);
+    const second = await applyPlan(connectTo(org), again, { bulk: false, crm: crmOf(org, lead) });
+    expect(second.outcomes[0]).toMatchObject({
+      status: 'skipped',
+      step: { type: 'skip', code: 'unchanged', candidates: [lead] },
+    });
+    expect(org.org.table('Lead').get(lead)?.LastModifiedDate).toBe(stamp);
+
+    // Without the CRM the plan was made from, the same write goes out every run.
+    const blind = await applyPlan(connectTo(org), again, { bulk: false });
+    expect(blind.outcomes[0]?.status).toBe('written');
+  });
+
+  it('sends only the values the record does not hold, and reports no cut for the one left out', async () => {
+    const { org, lead } = await orgWithShortField();
+    await applyPlan(connectTo(org), plan([leadUpdate(lead, { Short__c: long })]), { bulk: false });
+    const result = await applyPlan(
+      connectTo(org),
+      plan([leadUpdate(lead, { Short__c: long, Title: 'CEO' })]),
+      { bulk: false, crm: crmOf(org, lead) },
+    );
+    const [outcome] = result.outcomes;
+    expect(outcome).toMatchObject({ status: 'written', step: { fields: { Title: 'CEO' } } });
+    expect(outcome?.step.type === 'update' && Object.keys(outcome.step.fields)).toEqual(['Title']);
+    expect(outcome?.status === 'written' && outcome.fitted).toBeFalsy();
+    expect(org.org.table('Lead').get(lead)).toMatchObject({
+      Title: 'CEO',
+      Short__c: long.slice(0, 20),
+    });
+  });
+});

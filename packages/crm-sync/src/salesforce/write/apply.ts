@@ -6,7 +6,14 @@
  */
 
 import { type CrmObject, crmObjects } from '../../model/objects.js';
-import type { CreateStep, FeedPostStep, PlanStep, SyncPlan, UpdateStep } from '../../plan/types.js';
+import type {
+  CreateStep,
+  CrmSnapshot,
+  FeedPostStep,
+  PlanStep,
+  SyncPlan,
+  UpdateStep,
+} from '../../plan/types.js';
 import { BulkJobFailed, BulkJobTimeout } from '../bulk/jobs.js';
 import type { BulkOptions } from '../bulk/options.js';
 import type { SalesforceConnection } from '../connection/connection.js';
@@ -88,6 +95,14 @@ export interface ApplyOptions {
    * value of the plan's own wins). Checked against describe before anything is written.
    */
   readonly createDefaults?: CreateDefaultsByObject;
+  /**
+   * The CRM the plan was made from (`planSync`'s `crm`). An update's values are compared again
+   * once fitted to the org's fields: a value the record already holds as fitted (text cut to a
+   * field shorter than it, a country written as the org's code) is not sent again, and an update
+   * left with nothing to send is skipped as `unchanged`. Without it, such an update is sent on
+   * every run.
+   */
+  readonly crm?: CrmSnapshot;
 }
 
 /**
@@ -209,7 +224,7 @@ export async function applyPlan(
   let all: PlanStep[] = planned;
   let fits = new Map<PlanStep, readonly FieldFit[]>();
   try {
-    ({ steps: all, fits } = await fitted(planned, guard, refused));
+    ({ steps: all, fits } = await fitted(planned, guard, refused, options.crm));
     const steps = holdRefused(all, journal, outcomes, allowSave);
     total = steps.filter((s) => s.type !== 'skip').length;
     await applyUpdates(
@@ -277,11 +292,19 @@ async function fitted(
   steps: PlanStep[],
   guard: () => Promise<void>,
   refused: RefusedFields,
+  crm: CrmSnapshot | undefined,
 ): Promise<{ steps: PlanStep[]; fits: Map<PlanStep, readonly FieldFit[]> }> {
   if (!steps.some((s) => s.type === 'create' || s.type === 'update'))
     return { steps, fits: new Map() };
   await guard();
-  return fitSteps(steps, (object) => refused.described(object));
+  const records = new Map(
+    crm ? [...crm.accounts, ...crm.contacts, ...crm.leads].map((r) => [r.Id, r]) : [],
+  );
+  return fitSteps(
+    steps,
+    (object) => refused.described(object),
+    (id) => records.get(id),
+  );
 }
 
 /**

@@ -8,7 +8,14 @@
  * https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_sobject_describe.htm
  */
 import type { CrmObject, FieldValue, FieldValues } from '../../model/objects.js';
-import type { CreateStep, PlanStep, SkipStep } from '../../plan/types.js';
+import { holdsValue } from '../../plan/stored-values.js';
+import type {
+  CreateStep,
+  CrmFieldValues,
+  PlanStep,
+  SkipStep,
+  UpdateStep,
+} from '../../plan/types.js';
 import type { DescribeField } from '../read/reads.js';
 import {
   ADDRESS_PREFIXES,
@@ -164,12 +171,44 @@ function unfindable(step: CreateStep, fits: readonly FieldFit[]): SkipStep {
 }
 
 /**
+ * An update's fitted fields without those the record already holds as fitted: the planner
+ * compared the record with the planned value, and a value the org cuts (a field shorter than the
+ * value) or takes as a code differs from what it then holds, so the same write came back every run.
+ */
+function notHeld(
+  step: UpdateStep,
+  fitted: FieldValues,
+  record: CrmFieldValues | undefined,
+): FieldValues {
+  if (record === undefined) return fitted;
+  return Object.fromEntries(
+    Object.entries(fitted).filter(
+      ([name, value]) =>
+        value === step.fields[name] ||
+        !Object.hasOwn(record, name) ||
+        !holdsValue(value, record[name], undefined),
+    ),
+  );
+}
+
+/** An update with nothing left to write once fitted. */
+const unchanged = (step: UpdateStep): SkipStep => ({
+  type: 'skip',
+  code: 'unchanged',
+  candidates: [step.id],
+  subject: step.subject,
+  reason: `${step.object} ${step.id} already holds the values as the org stores them`,
+});
+
+/**
  * The plan's steps with the fields of each create and update fitted (a step with nothing to
- * fit is the same object), and what was changed, by fitted step.
+ * fit is the same object), and what was changed, by fitted step. `held` gives a record as the
+ * plan's CRM read it, so an update of values it already holds once fitted is not sent.
  */
 export async function fitSteps(
   steps: readonly PlanStep[],
   describe: (object: CrmObject) => Promise<Described>,
+  held: (id: string) => CrmFieldValues | undefined = () => undefined,
 ): Promise<{ steps: PlanStep[]; fits: Map<PlanStep, readonly FieldFit[]> }> {
   const fits = new Map<PlanStep, readonly FieldFit[]>();
   const fitted: PlanStep[] = [];
@@ -179,19 +218,28 @@ export async function fitSteps(
       continue;
     }
     const result = fitFields(step.object, step.fields, await describe(step.object));
+    const fields =
+      step.type === 'update' ? notHeld(step, result.fields, held(step.id)) : result.fields;
     const same =
-      Object.keys(result.fields).length === Object.keys(step.fields).length &&
-      Object.entries(result.fields).every(([name, value]) => step.fields[name] === value);
+      Object.keys(fields).length === Object.keys(step.fields).length &&
+      Object.entries(fields).every(([name, value]) => step.fields[name] === value);
     const lostKey =
       step.type === 'create' &&
       step.duplicateCheck.field in step.fields &&
-      !(step.duplicateCheck.field in result.fields);
-    const next = lostKey
-      ? unfindable(step, result.fits)
-      : same
-        ? step
-        : { ...step, fields: result.fields };
-    if (result.fits.length > 0) fits.set(next, result.fits);
+      !(step.duplicateCheck.field in fields);
+    const allHeld = Object.keys(fields).length === 0 && Object.keys(result.fields).length > 0;
+    const next =
+      step.type === 'update' && allHeld
+        ? unchanged(step)
+        : lostKey
+          ? unfindable(step, result.fits)
+          : same
+            ? step
+            : { ...step, fields };
+    // A value left out because the record holds it was not fitted for this write.
+    const reported = result.fits.filter((fit) => fit.change === 'dropped' || fit.field in fields);
+    if (reported.length > 0 && !(next.type === 'skip' && next.code === 'unchanged'))
+      fits.set(next, reported);
     fitted.push(next);
   }
   return { steps: fitted, fits };
