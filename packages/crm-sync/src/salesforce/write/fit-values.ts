@@ -172,8 +172,8 @@ function unfindable(step: CreateStep, fits: readonly FieldFit[]): SkipStep {
 
 /**
  * An update's fitted fields without those the record already holds as fitted: the planner
- * compared the record with the planned value, and a value the org cuts (a field shorter than the
- * value) or takes as a code differs from what it then holds, so the same write came back every run.
+ * compared the record with the planned value, and a value cut to a field shorter than it differs
+ * from what the record then holds, so the same write came back every run.
  */
 function notHeld(
   step: UpdateStep,
