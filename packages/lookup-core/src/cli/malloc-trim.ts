@@ -2,7 +2,7 @@
  * `serve` on Linux with glibc runs itself again with glibc's trim threshold fixed at 128 KiB.
  * V8's compilers free what they allocated while tiering PGlite's WebAssembly up, and glibc's
  * default (a threshold that grows with the largest block freed, up to 64 MiB) kept about 110 MB
- * of it in the process for good: the sample server idled at 374-405 MB, and at 263-274 MB with the
+ * of it in the process for good: the sample server idled at 344-405 MB, and at 253-272 MB with the
  * threshold fixed (figures: docs/design/2026-11-29-lookup-at-the-limit.md). glibc reads the
  * setting from the environment only when a process starts, and `process.execve` keeps the process
  * (its pid, signals and standard streams) while replacing its image.

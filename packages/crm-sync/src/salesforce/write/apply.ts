@@ -98,9 +98,8 @@ export interface ApplyOptions {
   /**
    * The CRM the plan was made from (`planSync`'s `crm`). An update's values are compared again
    * once fitted to the org's fields: a value the record already holds as fitted (text cut to a
-   * field shorter than it) is not sent again, and an update
-   * left with nothing to send is skipped as `unchanged`. Without it, such an update is sent on
-   * every run.
+   * field shorter than it) is not sent again, and an update left with nothing to send is skipped
+   * as `unchanged`. Without it, such an update is sent on every run.
    */
   readonly crm?: CrmSnapshot;
 }
