@@ -9,7 +9,7 @@ import { seedOrg } from '@service/salesforce-emulator';
 import { runCli } from '@service/test-support';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, packageDir } from './build-cli.js';
-import { useEmulator } from './helpers.js';
+import { sfEnvironment, useEmulator } from './helpers.js';
 
 const env = useEmulator();
 let cli = '';
@@ -33,15 +33,7 @@ function runExpired(json: boolean) {
   emulator.expireSessions();
   return runCli(cli, ['stage', ...(json ? ['--json'] : [])], {
     cwd: home,
-    env: {
-      SERVICE_CRM_HOME: home,
-      SF_INSTANCE_URL: tokens.instanceUrl,
-      SF_ACCESS_TOKEN: tokens.accessToken,
-      SF_REFRESH_TOKEN: tokens.refreshToken,
-      SF_CLIENT_ID: emulator.clientId,
-      SF_CLIENT_SECRET: emulator.clientSecret,
-      SF_LOGIN_URL: emulator.url,
-    },
+    env: { SERVICE_CRM_HOME: home, ...sfEnvironment(emulator, tokens) },
   });
 }
 

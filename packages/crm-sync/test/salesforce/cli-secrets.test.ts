@@ -9,7 +9,7 @@ import { type CliRunOptions, runCli } from '@service/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveTokens } from '../../src/cli/credentials.js';
 import { buildCli, packageDir } from './build-cli.js';
-import { useEmulator } from './helpers.js';
+import { sfEnvironment, useEmulator } from './helpers.js';
 
 const env = useEmulator({ pageSize: 300 });
 let cli = '';
@@ -148,14 +148,7 @@ describe('a session from the environment and the token file', () => {
     emulator.expireSessions(); // both sessions' access tokens; the run must refresh its own
     const refreshes = emulator.count('POST', '/services/oauth2/token');
     const result = await run(['stage'], {
-      env: {
-        SF_INSTANCE_URL: session.instanceUrl,
-        SF_ACCESS_TOKEN: session.accessToken,
-        SF_REFRESH_TOKEN: session.refreshToken,
-        SF_CLIENT_ID: emulator.clientId,
-        SF_CLIENT_SECRET: emulator.clientSecret,
-        SF_LOGIN_URL: emulator.url,
-      },
+      env: sfEnvironment(emulator, session),
     });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

@@ -6,9 +6,10 @@
 
 import { seedOrg } from '@service/salesforce-emulator';
 import { describe, expect, it } from 'vitest';
-import type { PlanStep, SyncPlan } from '../../src/index.js';
+import type { SyncPlan } from '../../src/index.js';
 import { applyPlan, readRecords, SalesforceError, setUpFields } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
+import { sessionUpdates } from './plan-steps.js';
 
 const env = useEmulator({ validateSchema: false, pageSize: 40 });
 const bulk = { threshold: 100, pageSize: 50, polling: { initialDelayMs: 1, maxDelayMs: 2 } };
@@ -35,16 +36,7 @@ describe('a connection the server closes before answering', () => {
     const connection = connectTo(emulator);
     await setUpFields(connection);
     const ids = [...emulator.org.table('Account').keys()];
-    const steps = ids.map(
-      (id, i): PlanStep => ({
-        type: 'update',
-        object: 'Account',
-        id,
-        fields: { ServiceSessions__c: i + 1 },
-        subject: { kind: 'company', domain: `company${i}.com` },
-        reason: 'update existing',
-      }),
-    );
+    const steps = sessionUpdates(ids);
     const plan: SyncPlan = {
       steps,
       summary: { updates: steps.length, creates: 0, feedPosts: 0, skips: 0, ambiguous: 0 },

@@ -12,7 +12,7 @@ import {
   SCOPES,
   updateRecord,
 } from '../../src/salesforce.js';
-import { connectTo, FAST_RETRY, useEmulator } from './helpers.js';
+import { clientOf, connectTo, FAST_RETRY, sfEnvironment, useEmulator } from './helpers.js';
 
 const env = useEmulator({ apiMax: 100_000 });
 
@@ -44,11 +44,7 @@ describe('OAuth web server flow', () => {
 
   it('exchanges the code (verifier checked by the org), then reads the identity', async () => {
     const { emulator } = env;
-    const client = {
-      clientId: emulator.clientId,
-      clientSecret: emulator.clientSecret,
-      loginUrl: emulator.url,
-    };
+    const client = clientOf(emulator);
     const auth = createAuthorization({ ...client, redirectUri: 'http://127.0.0.1:9/callback' });
     const callback = await emulator.approve(auth.url);
     const tokens = await exchangeCode(client, auth, {
@@ -68,11 +64,7 @@ describe('OAuth web server flow', () => {
 
   it('refuses a callback whose state differs, and a wrong verifier, without leaking secrets', async () => {
     const { emulator } = env;
-    const client = {
-      clientId: emulator.clientId,
-      clientSecret: emulator.clientSecret,
-      loginUrl: emulator.url,
-    };
+    const client = clientOf(emulator);
     const auth = createAuthorization({ ...client, redirectUri: 'http://127.0.0.1:9/callback' });
     await expect(exchangeCode(client, auth, { code: 'x', state: 'forged' })).rejects.toThrow(
       /state/,
@@ -107,17 +99,7 @@ describe('session refresh', () => {
     const { emulator } = env;
     expect(connectFromEnv({ SF_INSTANCE_URL: 'https://x.my.salesforce.com' })).toBeUndefined();
     const tokens = emulator.issueTokens();
-    const connection = connectFromEnv(
-      {
-        SF_INSTANCE_URL: tokens.instanceUrl,
-        SF_ACCESS_TOKEN: tokens.accessToken,
-        SF_REFRESH_TOKEN: tokens.refreshToken,
-        SF_CLIENT_ID: emulator.clientId,
-        SF_CLIENT_SECRET: emulator.clientSecret,
-        SF_LOGIN_URL: emulator.url,
-      },
-      { retry: FAST_RETRY },
-    );
+    const connection = connectFromEnv(sfEnvironment(emulator, tokens), { retry: FAST_RETRY });
     emulator.expireSessions();
     await connection?.limits();
     expect(connection?.stats.refreshes).toBe(1);

@@ -14,7 +14,7 @@ import {
   setUpFields,
 } from '../../src/salesforce.js';
 import { e2eConfig } from './e2e-config.js';
-import { FAST_RETRY, useEmulator } from './helpers.js';
+import { clientOf, FAST_RETRY, useEmulator } from './helpers.js';
 
 const env = useEmulator({ pageSize: 300 });
 
@@ -25,11 +25,7 @@ describe('end to end through the public API', () => {
     emulator.org.hidden.add('Lead.Title');
 
     // Connect: the web server flow with PKCE, as a browser would follow it.
-    const client = {
-      clientId: emulator.clientId,
-      clientSecret: emulator.clientSecret,
-      loginUrl: emulator.url,
-    };
+    const client = clientOf(emulator);
     const auth = createAuthorization({
       ...client,
       redirectUri: 'http://localhost:1717/OauthRedirect',

@@ -12,6 +12,28 @@ import {
 /** Fast retries: the behaviour is what is tested, not the delays. */
 export const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 5 } as const;
 
+/** The connected app of `emulator`, as the OAuth flows take it. */
+export const clientOf = (emulator: Emulator) => ({
+  clientId: emulator.clientId,
+  clientSecret: emulator.clientSecret,
+  loginUrl: emulator.url,
+});
+
+/** The SF_* environment that connects to `emulator` with `tokens` and can refresh them. */
+export function sfEnvironment(
+  emulator: Emulator,
+  tokens: { instanceUrl: string; accessToken: string; refreshToken: string },
+): Record<string, string> {
+  return {
+    SF_INSTANCE_URL: tokens.instanceUrl,
+    SF_ACCESS_TOKEN: tokens.accessToken,
+    SF_REFRESH_TOKEN: tokens.refreshToken,
+    SF_CLIENT_ID: emulator.clientId,
+    SF_CLIENT_SECRET: emulator.clientSecret,
+    SF_LOGIN_URL: emulator.url,
+  };
+}
+
 export function useEmulator(options: EmulatorOptions = {}): { readonly emulator: Emulator } {
   const holder = {} as { emulator: Emulator };
   beforeAll(async () => {

@@ -11,6 +11,17 @@ export const update = (id: string, fields: Record<string, string>): PlanStep => 
   reason: 'update existing',
 });
 
+/** An update of each Account's ServiceSessions__c to its position in `ids` plus one. */
+export const sessionUpdates = (ids: readonly string[]): PlanStep[] =>
+  ids.map((id, i) => ({
+    type: 'update',
+    object: 'Account',
+    id,
+    fields: { ServiceSessions__c: i + 1 },
+    subject: { kind: 'company', domain: `company${i}.com` },
+    reason: 'update existing',
+  }));
+
 /** A Lead created after the duplicate check on its email. */
 export const leadCreate = (email: string, fields: Record<string, string> = {}): PlanStep => ({
   type: 'create',

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PlanStep, SyncPlan } from '../../src/index.js';
 import { applyPlan, setUpFields } from '../../src/salesforce.js';
 import { connectTo, useEmulator } from './helpers.js';
+import { sessionUpdates } from './plan-steps.js';
 
 const rest = useEmulator({ validateSchema: false, throwingTrigger: true });
 const bulk = useEmulator({ validateSchema: false, throwingTrigger: true });
@@ -28,17 +29,7 @@ function accountsWithOneRefused(emulator: Emulator, n: number, refused: number) 
   const { accounts } = seedOrg(emulator.org, { companies: n });
   const record = emulator.org.table('Account').get(accounts[refused] ?? '');
   if (record) record.Name = `Company ${TRIGGER_REFUSES}`;
-  const steps = accounts.map(
-    (id, i): PlanStep => ({
-      type: 'update',
-      object: 'Account',
-      id,
-      fields: { ServiceSessions__c: i + 1 },
-      subject: { kind: 'company', domain: `company${i}.com` },
-      reason: 'update existing',
-    }),
-  );
-  return { accounts, steps };
+  return { accounts, steps: sessionUpdates(accounts) };
 }
 
 /** Creates of `n` Contacts of three Accounts, interleaved as events come; one refused if asked. */
