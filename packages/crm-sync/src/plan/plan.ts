@@ -19,7 +19,7 @@ import {
   computePipelineStage,
   type PipelineStageResult,
 } from './pipeline-stage.js';
-import { holdsValue } from './stored-values.js';
+import { holdsValue, recordsById } from './stored-values.js';
 import { timelineText } from './timeline.js';
 import {
   type CreateStep,
@@ -120,9 +120,7 @@ class Planner {
     this.contactsByEmail = groupBy(crm.contacts, (c) => (c.Email ? emailMatchKey(c.Email) : null));
     this.leadsByEmail = groupBy(crm.leads, (l) => (l.Email ? emailMatchKey(l.Email) : null));
     this.opportunitiesByAccount = groupBy(crm.opportunities ?? [], (o) => o.AccountId ?? null);
-    this.recordsById = new Map(
-      [...crm.accounts, ...crm.contacts, ...crm.leads].map((r) => [r.Id, r]),
-    );
+    this.recordsById = recordsById(crm);
   }
 
   skip(

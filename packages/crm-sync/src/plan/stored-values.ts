@@ -4,6 +4,7 @@
  */
 import type { FieldMetadata } from '../model/catalogue.js';
 import type { FieldValue } from '../model/objects.js';
+import type { CrmFieldValues, CrmSnapshot } from './types.js';
 
 /** Salesforce answers DateTimes as `2026-03-02T09:00:00.000+0000`: read as an instant. */
 export function instantOf(value: string): number {
@@ -39,4 +40,9 @@ export function holdsValue(
   metadata: FieldMetadata | undefined,
 ): boolean {
   return stored(planned, metadata) === stored(current, metadata);
+}
+
+/** The Accounts, Contacts and Leads of `crm` by record id: the values each record holds. */
+export function recordsById(crm: CrmSnapshot): Map<string, CrmFieldValues> {
+  return new Map([...crm.accounts, ...crm.contacts, ...crm.leads].map((r) => [r.Id, r]));
 }

@@ -38,9 +38,9 @@ const queryable = (pg: PgliteLike): Queryable => ({
   },
 });
 
-/** The store's database operations over `pg`. */
+/** The store's database operations over `pg`, with the checkpoints PGlite never makes itself. */
 export function pgliteDatabase(pg: PGlite): Database {
-  return {
+  return checkpointing({
     ...queryable(pg),
     // `queryText` speaks to `pg` itself: the open transaction holds PGlite's locks meanwhile, and
     // its protocol entry point takes none.
@@ -50,7 +50,7 @@ export function pgliteDatabase(pg: PGlite): Database {
       ),
     close: () => pg.close(),
     prepared: preparedStatements(pg),
-  };
+  });
 }
 
 /** How long a call may stay pending while this thread idles on a nearly full disk. */
@@ -162,7 +162,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
   const { dataDir } = options;
   if (dataDir === undefined) {
     const pg = await PGlite.create(IN_MEMORY_START);
-    const store = await openSqlStore(checkpointing(pgliteDatabase(pg)), sqlOptions);
+    const store = await openSqlStore(pgliteDatabase(pg), sqlOptions);
     await pg.exec(UNLOGGED_TABLES).catch(async (error: unknown) => {
       await store.close();
       throw error;
@@ -180,19 +180,17 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
   const disk = diskOf(dataDir);
   let opened = false;
   const db = onDisk(
-    checkpointing(
-      pgliteDatabase(
-        await disk
-          .guard(() => PGlite.create(dataDir, PGLITE_START))
-          .catch(async (error: unknown) => {
-            await disk.stopWatching();
-            release();
-            // PGlite reports a disk too full to start as "failed to initialize properly".
-            if (error instanceof DiskFullError || freeBytes(dataDir) >= WRITE_RESERVE_BYTES)
-              throw error;
-            throw new DiskFullError(dataDir, { cause: error });
-          }),
-      ),
+    pgliteDatabase(
+      await disk
+        .guard(() => PGlite.create(dataDir, PGLITE_START))
+        .catch(async (error: unknown) => {
+          await disk.stopWatching();
+          release();
+          // PGlite reports a disk too full to start as "failed to initialize properly".
+          if (error instanceof DiskFullError || freeBytes(dataDir) >= WRITE_RESERVE_BYTES)
+            throw error;
+          throw new DiskFullError(dataDir, { cause: error });
+        }),
     ),
     dataDir,
     disk,

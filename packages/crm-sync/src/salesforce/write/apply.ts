@@ -6,6 +6,7 @@
  */
 
 import { type CrmObject, crmObjects } from '../../model/objects.js';
+import { recordsById } from '../../plan/stored-values.js';
 import type {
   CreateStep,
   CrmSnapshot,
@@ -296,9 +297,7 @@ async function fitted(
   if (!steps.some((s) => s.type === 'create' || s.type === 'update'))
     return { steps, fits: new Map() };
   await guard();
-  const records = new Map(
-    crm ? [...crm.accounts, ...crm.contacts, ...crm.leads].map((r) => [r.Id, r]) : [],
-  );
+  const records = crm ? recordsById(crm) : new Map();
   return fitSteps(
     steps,
     (object) => refused.described(object),
