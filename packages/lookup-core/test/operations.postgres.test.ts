@@ -26,12 +26,20 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-/** Asks `/readyz` until it answers `status` (the feed reconnects with a backoff of up to 5 s). */
-async function readyzUntil(origin: string, status: number): Promise<Record<string, unknown>> {
+/**
+ * Asks `/readyz` until it answers `status` with the change feed `feed`. The feed learns of its
+ * connection's end by an event that may come after the store's first refused connection, and it
+ * reconnects with a backoff of up to 5 s.
+ */
+async function readyzUntil(
+  origin: string,
+  status: number,
+  feed: string,
+): Promise<Record<string, unknown>> {
   for (let attempt = 0; ; attempt++) {
     const response = await fetch(`${origin}/readyz`);
-    const body = (await response.json()) as Record<string, unknown>;
-    if (response.status === status) return body;
+    const body = (await response.json()) as { checks?: { changeFeed?: string } };
+    if (response.status === status && body.checks?.changeFeed === feed) return body;
     if (attempt === 300)
       throw new Error(`/readyz still ${response.status}: ${JSON.stringify(body)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -56,7 +64,7 @@ describe(
     });
 
     it('/readyz turns 503 while connections are refused, lookups answer 503 + Retry-After, then both recover', async () => {
-      expect(await readyzUntil(served.origin, 200)).toEqual({
+      expect(await readyzUntil(served.origin, 200, 'listening')).toEqual({
         status: 'ready',
         checks: { store: 'ok', migrations: 'current', changeFeed: 'listening' },
       });
@@ -68,7 +76,7 @@ describe(
       await admin(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
       );
-      const down = await readyzUntil(served.origin, 503);
+      const down = await readyzUntil(served.origin, 503, 'not listening');
       expect(down).toEqual({
         status: 'not ready',
         checks: { store: 'unavailable', migrations: 'unknown', changeFeed: 'not listening' },
@@ -79,7 +87,7 @@ describe(
       expect(await refused.text()).toBe('{"error":"Service unavailable"}');
 
       await admin(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
-      await readyzUntil(served.origin, 200);
+      await readyzUntil(served.origin, 200, 'listening');
       const back = await lookup(served.origin, KEY, { domain: 'acme.com' });
       expect(back.status).toBe(200);
       expect(served.stderr()).toMatch(/"event":"lookup_failed".*"status":503.*"sqlstate":"55000"/);
