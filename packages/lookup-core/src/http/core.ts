@@ -17,6 +17,7 @@ import type { Registry } from 'prom-client';
 import { StoreClosedError, StoreUnavailableError } from '../model/errors.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from '../model/normalize.js';
 import type { LookupQuery, LookupStore } from '../model/types.js';
+import { type ConnectionKeyResolver, rememberPerConnection } from './connection-keys.js';
 import { presentedHeaderKey } from './credentials.js';
 import { type ErrorStatus, errorBody, HttpError, JSON_HEADERS } from './http.js';
 import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
@@ -70,6 +71,11 @@ export interface CoreRequest {
   body(limit: number): Uint8Array | Promise<Uint8Array>;
   /** The client's address, when the transport knows it (for the log of refused keys). */
   address?: string | undefined;
+  /**
+   * The transport's connection (node's socket), when it has one: a key accepted on it is
+   * remembered for it, so the next requests of a keep-alive client skip the key's digest.
+   */
+  connection?: object | undefined;
 }
 
 /** What to send back: status, headers (`x-request-id` included), and the body text or none. */
@@ -169,8 +175,13 @@ const error = (status: ErrorStatus, requestId: string, extra?: Record<string, st
 /** The transport-neutral lookup: `CoreRequest` in, `CoreAnswer` out; it never throws. */
 export function createLookupCore(options: LookupHandlerOptions): LookupCore {
   const { store, onError, log } = options;
-  const keys: KeyResolver =
-    'resolve' in options.keys ? options.keys : createKeyResolver(options.keys);
+  // Your own resolver is asked every time; the one built here from entries never changes its
+  // answers, so a key it accepted is remembered per connection.
+  const given = options.keys;
+  const resolveKey: ConnectionKeyResolver =
+    'resolve' in given
+      ? (key) => given.resolve(key)
+      : rememberPerConnection(createKeyResolver(given));
   const path = (options.path ?? LOOKUP_PATH).replace(/\/+$/, '');
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   /** Any path ending with `path`, trailing slashes aside (tested without a regex when it can be). */
@@ -199,7 +210,8 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     // Awaited even when the resolver answers at once: that microtask lets node push a body that
     // came in the headers' packet before `request.body` is asked, which the node shell then takes
     // from the buffer with no listener or timer (without it, every request took the slower path).
-    let workspace = headerKey === undefined ? null : await keys.resolve(headerKey);
+    let workspace =
+      headerKey === undefined ? null : await resolveKey(headerKey, request.connection);
     // A key in a header is judged alone: a wrong one is refused before the body is read.
     if (headerKey !== undefined && workspace === null) throw new HttpError(401);
     // Over its budget, a header key is refused before its body is read too.
@@ -214,7 +226,8 @@ export function createLookupCore(options: LookupHandlerOptions): LookupCore {
     if (body === null) throw refuse(400);
     if (workspace === null) {
       const bodyKey = own(body, 'secretKey');
-      workspace = typeof bodyKey === 'string' ? await keys.resolve(bodyKey) : null;
+      workspace =
+        typeof bodyKey === 'string' ? await resolveKey(bodyKey, request.connection) : null;
       if (workspace === null) throw new HttpError(401);
       const bodyLimited = overBudget(bodyKey as string, requestId);
       if (bodyLimited) return bodyLimited;

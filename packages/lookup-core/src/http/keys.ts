@@ -1,7 +1,8 @@
 /**
- * Secret keys: a presented key maps to the workspace it may read. Only SHA-256 digests are held,
- * and a presented key is compared against every configured digest in constant time, so neither the
- * keys nor which one almost matched can be read from memory dumps or timing.
+ * Secret keys: a presented key maps to the workspace it may read. Only SHA-256 digests of the
+ * configured keys are held, and a presented key is compared against every configured digest in
+ * constant time, so neither the keys nor which one almost matched can be read from memory dumps or
+ * timing. (A presented key that was accepted is held by its connection: connection-keys.ts.)
  */
 import { hash, timingSafeEqual } from 'node:crypto';
 import { isWellFormedKey, parseKeySpec } from '@service/lookup-contract';
@@ -22,6 +23,11 @@ export interface KeyResolver {
   resolve(presentedKey: string): string | null | Promise<string | null>;
 }
 
+/** A resolver whose answers never change: the one `createKeyResolver` builds. */
+export interface FixedKeyResolver extends KeyResolver {
+  resolve(presentedKey: string): string | null;
+}
+
 const digest = (key: string) => hash('sha256', key, 'buffer');
 const DIGEST_BYTES = 32;
 
@@ -29,7 +35,7 @@ const DIGEST_BYTES = 32;
  * Builds a resolver from configured keys (several per workspace allowed, for rotation). Throws a
  * `TypeError` naming the position of a malformed key, never the key itself.
  */
-export function createKeyResolver(entries: Iterable<KeyEntry>): KeyResolver {
+export function createKeyResolver(entries: Iterable<KeyEntry>): FixedKeyResolver {
   const table: Array<{ digest: Buffer; workspace: string }> = [];
   let position = 0;
   for (const entry of entries) {

@@ -134,6 +134,7 @@ function toCoreRequest(req: NodeRequest, timeoutMs: number): NodeCoreRequest {
   const parsed = req.body !== undefined;
   const request: NodeCoreRequest = {
     address: req.socket.remoteAddress,
+    connection: req.socket,
     method,
     path: pathOf(req),
     // A pre-parsed body's Content-Length described the raw body, not the one handed on.
