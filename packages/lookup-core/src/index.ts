@@ -13,6 +13,7 @@ export {
 } from './http/http.js';
 export {
   createKeyResolver,
+  type FixedKeyResolver,
   isWellFormedKey,
   type KeyEntry,
   type KeyResolver,

@@ -8,7 +8,7 @@
  * takes a time that depends only on the presented key's length, so a connection that a proxy
  * shares between clients learns nothing of another client's key from it.
  */
-import type { FixedKeyResolver } from './keys.js';
+import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
 
 /** Whether `presented` is `held`, in a time that depends only on `presented`'s length. */
 export function sameKey(presented: string, held: string): boolean {
@@ -18,19 +18,27 @@ export function sameKey(presented: string, held: string): boolean {
   return difference === 0;
 }
 
-/** Resolves a key as `keys` does, remembering an accepted one for `connection` (when given). */
+/** Resolves a key for a request that came on `connection` (when the transport has one). */
 export type ConnectionKeyResolver = (
   key: string,
   connection: object | undefined,
 ) => string | null | Promise<string | null>;
 
-export function rememberPerConnection(keys: FixedKeyResolver): ConnectionKeyResolver {
+/**
+ * Your own resolver, asked every time; or the resolver built from key entries, whose accepted
+ * keys are remembered per connection.
+ */
+export function connectionKeyResolver(
+  keys: KeyResolver | Iterable<KeyEntry>,
+): ConnectionKeyResolver {
+  if ('resolve' in keys) return (key) => keys.resolve(key);
+  const fixed = createKeyResolver(keys);
   const accepted = new WeakMap<object, { key: string; workspace: string }>();
   return (key, connection) => {
-    if (connection === undefined) return keys.resolve(key);
+    if (connection === undefined) return fixed.resolve(key);
     const held = accepted.get(connection);
     if (held !== undefined && sameKey(key, held.key)) return held.workspace;
-    const workspace = keys.resolve(key);
+    const workspace = fixed.resolve(key);
     if (workspace !== null) accepted.set(connection, { key, workspace });
     return workspace;
   };

@@ -17,10 +17,10 @@ import type { Registry } from 'prom-client';
 import { StoreClosedError, StoreUnavailableError } from '../model/errors.js';
 import { isStorableText, normalizeDomain, normalizeEmail } from '../model/normalize.js';
 import type { LookupQuery, LookupStore } from '../model/types.js';
-import { type ConnectionKeyResolver, rememberPerConnection } from './connection-keys.js';
+import { connectionKeyResolver } from './connection-keys.js';
 import { presentedHeaderKey } from './credentials.js';
 import { type ErrorStatus, errorBody, HttpError, JSON_HEADERS } from './http.js';
-import { createKeyResolver, type KeyEntry, type KeyResolver } from './keys.js';
+import type { KeyEntry, KeyResolver } from './keys.js';
 import { describeFailure, type LookupLog } from './log.js';
 import { registerLookupMetrics } from './metrics.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -175,13 +175,7 @@ const error = (status: ErrorStatus, requestId: string, extra?: Record<string, st
 /** The transport-neutral lookup: `CoreRequest` in, `CoreAnswer` out; it never throws. */
 export function createLookupCore(options: LookupHandlerOptions): LookupCore {
   const { store, onError, log } = options;
-  // Your own resolver is asked every time; the one built here from entries never changes its
-  // answers, so a key it accepted is remembered per connection.
-  const given = options.keys;
-  const resolveKey: ConnectionKeyResolver =
-    'resolve' in given
-      ? (key) => given.resolve(key)
-      : rememberPerConnection(createKeyResolver(given));
+  const resolveKey = connectionKeyResolver(options.keys);
   const path = (options.path ?? LOOKUP_PATH).replace(/\/+$/, '');
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   /** Any path ending with `path`, trailing slashes aside (tested without a regex when it can be). */
