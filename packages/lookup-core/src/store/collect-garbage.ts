@@ -10,8 +10,13 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
+/**
+ * V8's "last resort" collection: several full collections that also shrink the young generation
+ * (grown to 32 MB while PGlite started, 1 MB of it in use) and give freed pages back to the
+ * system, which a regular one keeps pooled: the sample server 261 -> 217-220 MB.
+ */
 export function collectGarbage(): void {
   setFlagsFromString('--expose-gc');
   const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
-  if (typeof gc === 'function') gc();
+  if (typeof gc === 'function') gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
