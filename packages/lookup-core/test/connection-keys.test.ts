@@ -1,7 +1,7 @@
 // A key accepted on a connection is remembered for it (connection-keys.ts): the next requests on
 // that keep-alive connection answer as the configured keys say, whichever key each one presents;
 // your own resolver is still asked on every request.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sameKey } from '../src/http/connection-keys.js';
 import {
@@ -11,7 +11,7 @@ import {
   type LookupStore,
 } from '../src/index.js';
 import { KEY, KEY_ROTATED, KEYS, OTHER_KEY } from './support/events.js';
-import { listen } from './support/transport.js';
+import { listen, postOn } from './support/transport.js';
 
 /** Answers every lookup with the workspace it was asked in. */
 const workspaceStore = {
@@ -21,33 +21,9 @@ const workspaceStore = {
 type Server = Awaited<ReturnType<typeof listen>>;
 
 /** One lookup on `agent`'s connection: its status, the workspace answered, and whether the socket was reused. */
-function lookupOn(server: Server, agent: Agent, key: string) {
-  return new Promise<{ status: number; workspace?: string; reused: boolean }>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        agent,
-        host: '127.0.0.1',
-        port: server.port,
-        path: '/api/service/lookup',
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            ...(res.statusCode === 200 ? JSON.parse(text) : {}),
-            reused: req.reusedSocket,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end('{"domain":"acme.com"}');
-  });
+async function lookupOn(server: Server, agent: Agent, key: string) {
+  const { status, text, reused } = await postOn(server.port, agent, key, '{"domain":"acme.com"}');
+  return { status, ...(status === 200 ? (JSON.parse(text) as { workspace: string }) : {}), reused };
 }
 
 describe('sameKey', () => {

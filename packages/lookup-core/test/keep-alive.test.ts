@@ -1,11 +1,11 @@
 // A refused request with a small body it never read (a wrong key in a header) keeps the
 // connection alive: the adapter drains the body instead of closing, so keep-alive clients under
 // load see no connection resets. Large or refused-for-size bodies still close the connection.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupHandler, type LookupStore } from '../src/index.js';
 import { KEY, KEYS } from './support/events.js';
-import { listen } from './support/transport.js';
+import { listen, postOn } from './support/transport.js';
 
 /** A store that knows nothing: every authorised lookup is a 404. Only the connection matters here. */
 const emptyStore = { lookup: async () => null } as unknown as LookupStore;
@@ -19,32 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function post(agent: Agent, key: string, body: string) {
-  return new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        agent,
-        host: '127.0.0.1',
-        port: server.port,
-        path: '/api/service/lookup',
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = async (agent: Agent, key: string, body: string) => {
+  const { status, connection } = await postOn(server.port, agent, key, body);
+  return { status, connection };
+};
 
 const WRONG_KEY = 'sk_live_wrong_0123456789abcdefghijk';
 

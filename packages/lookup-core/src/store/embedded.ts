@@ -130,38 +130,39 @@ function onDisk(
   };
 }
 
+/** PGlite's start parameters with `mb` megabytes of shared buffers (its default is 128). */
+const withSharedBuffers = (mb: number) => ({
+  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${mb}MB`],
+});
+
 /**
  * PGlite's PostgreSQL on a data directory, with 32 MB of shared buffers instead of 128 MB: a bare
  * PGlite idled at ~430 MB RSS with the default against ~320 MB with this
  * (docs/design/2026-11-29-lookup-at-the-limit.md).
  */
-const PGLITE_START = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] };
+const PGLITE_START = withSharedBuffers(32);
 
 /**
  * An in-memory store's WAL is memory and recovers nothing (the database ends with the process):
- * 1 MB WAL segments instead of 16 MB, and tables that write no WAL (`UNLOGGED_TABLES`). Its files
+ * 1 MB WAL segments instead of 16 MB, and tables that write no WAL (`IN_MEMORY_SETUP`). Its files
  * are memory too, so its buffer pool is a second copy of them: 16 MB, which PostgreSQL touches
  * whole (18 MB less resident than 32 MB; ingest and uncached lookups measured alike).
  */
-const IN_MEMORY_START = {
-  startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'],
-  initDbStartParams: ['--wal-segsize=1'],
-};
+const IN_MEMORY_START = { ...withSharedBuffers(16), initDbStartParams: ['--wal-segsize=1'] };
 
-/** Makes every table of the store unlogged; run once the migrations made them (no foreign keys). */
-const UNLOGGED_TABLES = `DO $$
+/**
+ * Run on an in-memory store once the migrations made its tables: every table unlogged (there are no
+ * foreign keys), then the two template databases dropped, 7 MB of memory each, since nothing
+ * creates a database in it. One statement per call: DROP DATABASE runs alone.
+ */
+const IN_MEMORY_SETUP = [
+  `DO $$
 DECLARE t regclass;
 BEGIN
   FOR t IN SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' LOOP
     EXECUTE format('ALTER TABLE %s SET UNLOGGED', t);
   END LOOP;
-END $$`;
-
-/**
- * An in-memory store's databases besides its own: nothing creates a database in it, so the two
- * templates (7 MB of memory each) are dropped. One statement each: DROP DATABASE runs alone.
- */
-const WITHOUT_TEMPLATES = [
+END $$`,
   'ALTER DATABASE template0 IS_TEMPLATE false',
   'DROP DATABASE template0',
   'ALTER DATABASE template1 IS_TEMPLATE false',
@@ -179,11 +180,10 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
   if (dataDir === undefined) {
     const pg = await PGlite.create(IN_MEMORY_START);
     const store = await openSqlStore(pgliteDatabase(pg), sqlOptions);
-    const trimmed = async () => {
-      await pg.exec(UNLOGGED_TABLES);
-      for (const statement of WITHOUT_TEMPLATES) await pg.exec(statement);
+    const setUp = async () => {
+      for (const statement of IN_MEMORY_SETUP) await pg.exec(statement);
     };
-    await trimmed().catch(async (error: unknown) => {
+    await setUp().catch(async (error: unknown) => {
       await store.close();
       throw error;
     });

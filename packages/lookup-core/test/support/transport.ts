@@ -3,7 +3,7 @@
  * handed to the handler, and a real node:http server on loopback reached with fetch. (A third,
  * the client's test double, is in `double-transport.ts`.)
  */
-import { createServer, type Server } from 'node:http';
+import { type Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupHandler } from '../../src/index.js';
 import { toNodeListener } from '../../src/node.js';
@@ -89,4 +89,47 @@ export async function httpTransport(handler: LookupHandler): Promise<Transport> 
       read(await fetch(`${running.origin}${spec.path ?? LOOKUP_PATH}`, init(spec))),
     close: running.close,
   };
+}
+
+/** What `postOn` saw: the status, the body, the `Connection` header and whether the socket was reused. */
+export interface PostedOn {
+  status: number;
+  text: string;
+  connection: string | undefined;
+  reused: boolean;
+}
+
+/** A lookup POST with `key` in a Bearer header on `agent`'s connections (keep-alive tests). */
+export function postOn(port: number, agent: Agent, key: string, body: string): Promise<PostedOn> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        path: LOOKUP_PATH,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text,
+            connection: res.headers.connection,
+            reused: req.reusedSocket,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
